@@ -1,0 +1,28 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import { registerAccountRoutes } from './accounts.js';
+import { checkCrossSite } from './csrf.js';
+import { registerEndpointRoutes } from './endpoints.js';
+import { registerEventRoutes } from './events.js';
+
+/** The dashboard's JSON API under /app/api (DESIGN §8), authenticated by session cookie. */
+export async function appApi(app: FastifyInstance, services: Services): Promise<void> {
+  await app.register(cookie);
+  // Only routes that ask for it (signup, login) are limited; see their config.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(
+        429,
+        'too_many_requests',
+        `Too many attempts from this address; try again in ${Math.ceil(context.ttl / 1000)} s.`,
+      ),
+  });
+  app.addHook('onRequest', async (request) => checkCrossSite(request, services.config.baseUrl));
+  registerAccountRoutes(app, services);
+  registerEndpointRoutes(app, services);
+  registerEventRoutes(app, services);
+}

@@ -1,0 +1,113 @@
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { EndpointCache } from './capture/endpointCache.js';
+import { CaptureWriter } from './capture/groupCommit.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { buildHttp } from './http/server.js';
+import { createMetrics } from './ops/metrics.js';
+import type { Services } from './services.js';
+import { openBus } from './store/bus.js';
+import { openStore } from './store/db.js';
+import { migrate } from './store/migrations/index.js';
+
+/** A background loop (delivery, alerts, retention): `stop()` finishes or hands back its work. */
+export interface BackgroundLoop {
+  name: string;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface RunningService {
+  services: Services;
+  app: FastifyInstance;
+  /** The URL the service answers on. */
+  url: string;
+  loops: BackgroundLoop[];
+  /** Graceful stop: no new requests, in-flight captures committed, loops stopped, database closed. */
+  stop(): Promise<void>;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    // Signing secrets and session cookies never reach the logs.
+    redact: [
+      'req.headers.cookie',
+      'req.headers.authorization',
+      '*.signing_secret',
+      'signing_secret',
+    ],
+  });
+}
+
+export async function startService(
+  config: Config,
+  options: { clock?: Clock; logger?: Logger } = {},
+): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config);
+  const clock = options.clock ?? systemClock;
+  const store = openStore(config.databaseUrl);
+  const applied = await migrate(store);
+  if (applied.length > 0) logger.info({ applied }, 'database migrated');
+  const bus = await openBus(store, (error) =>
+    logger.warn({ err: error }, 'notification channel error'),
+  );
+  const metrics = createMetrics();
+  const endpointCache = new EndpointCache(store, bus);
+  const captureWriter = new CaptureWriter(store, {
+    onCommit: ({ events }) => {
+      metrics.captureBatchSize.observe(events.length);
+      const endpoints = new Set(events.map((e) => e.endpointId));
+      void bus.publish('event_captured', [...endpoints].join(',')).catch(() => {});
+      if (events.some((e) => e.firstAttemptUrl !== null)) {
+        void bus.publish('attempt_due', '').catch(() => {});
+      }
+    },
+  });
+  const services: Services = {
+    config,
+    store,
+    clock,
+    logger,
+    bus,
+    metrics,
+    endpointCache,
+    captureWriter,
+  };
+
+  const loops: BackgroundLoop[] = [];
+  const app = await buildHttp(services);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (config.baseUrlFromPort) config.baseUrl = `http://localhost:${port}`;
+  for (const loop of loops) loop.start();
+
+  if (config.smtpUrl === null && config.roles.has('worker')) {
+    logger.info(
+      'SMTP_URL is not set: email alerts are off (alerts are still recorded and sent to alert webhooks)',
+    );
+  }
+  logger.info(
+    { url: config.baseUrl, database: store.dialect, roles: [...config.roles] },
+    `Hookwatch is up at ${config.baseUrl}`,
+  );
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      // Order matters: stop taking requests, commit what was acknowledged-to-be,
+      // let the loops finish or hand back their work, and close the database last.
+      await app.close();
+      await captureWriter.flush();
+      for (const loop of [...loops].reverse()) await loop.stop();
+      endpointCache.close();
+      await bus.close();
+      await store.close();
+      logger.info('Hookwatch stopped');
+    })();
+    return stopping;
+  };
+  return { services, app, url: config.baseUrl, loops, stop };
+}

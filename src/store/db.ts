@@ -1,0 +1,135 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  type DatabaseConnection,
+  type MigrationLockOptions,
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  type Transaction,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database> | Kysely<Database>;
+
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  /** The connection string it was opened with (LISTEN needs its own connection). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * SQLite can run DDL inside a transaction; Kysely's adapter says otherwise and takes no
+ * lock, so two processes starting at once could both create the same table. Running
+ * migrations in a transaction whose first statement is a write makes the second process
+ * wait on the busy timeout, then find the work done.
+ */
+class LockingSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+
+  override async acquireMigrationLock(
+    db: Kysely<unknown>,
+    opt: MigrationLockOptions,
+  ): Promise<void> {
+    await sql`update ${sql.table(opt.lockTable)} set is_locked = 1 where id = ${opt.lockRowId}`.execute(
+      db,
+    );
+  }
+}
+
+class LockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new LockingSqliteAdapter();
+  }
+}
+
+export function sqlitePath(url: string): string {
+  return resolve(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''));
+}
+
+function openSqlite(url: string): Store {
+  const file = sqlitePath(url);
+  mkdirSync(dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  database.pragma('journal_mode = WAL');
+  // better-sqlite3 would silently run WAL with synchronous=NORMAL; an acknowledged
+  // capture must survive power loss, and group commit pays the fsync once per batch.
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 10000');
+  database.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    url,
+    close: () => db.destroy(),
+  };
+}
+
+/** pg returns BIGINT as a string; our ids and microsecond times fit a double exactly. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+function openPostgres(url: string, poolSize: number): Store {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes });
+  // An idle client that loses its server emits 'error'; without a listener that would
+  // crash the process. The pool replaces the client on the next checkout.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    url,
+    close: () => db.destroy(),
+  };
+}
+
+export function openStore(url: string, options: { poolSize?: number } = {}): Store {
+  if (url.startsWith('sqlite:')) return openSqlite(url);
+  return openPostgres(url, options.poolSize ?? 10);
+}
+
+export function newPgClient(url: string): pg.Client {
+  return new pg.Client({ connectionString: url, types: pgTypes });
+}
+
+/**
+ * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`: the write lock is
+ * taken up front so a concurrent writer waits on the busy timeout instead of failing
+ * with SQLITE_BUSY halfway through.
+ */
+export async function writeTransaction<T>(
+  store: Store,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (store.dialect === 'postgres') {
+    return store.db.transaction().execute(fn);
+  }
+  return store.db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(conn).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+export type { DatabaseConnection };

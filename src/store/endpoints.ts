@@ -1,0 +1,88 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Db, Store } from './db.js';
+import type { DbEndpoint } from './schema.js';
+
+export type Endpoint = Selectable<DbEndpoint>;
+
+export type EndpointPatch = Updateable<DbEndpoint>;
+
+export async function createEndpoint(
+  store: Store,
+  input: { userId: number; name: string; token: string; now: number },
+): Promise<Endpoint> {
+  return store.db
+    .insertInto('endpoints')
+    .values({
+      user_id: input.userId,
+      name: input.name,
+      token: input.token,
+      is_active: 1,
+      created_at: input.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A user's endpoints, newest first. */
+export async function listEndpoints(store: Store, userId: number): Promise<Endpoint[]> {
+  return store.db
+    .selectFrom('endpoints')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findEndpoint(
+  store: Store,
+  userId: number,
+  id: number,
+): Promise<Endpoint | undefined> {
+  return store.db
+    .selectFrom('endpoints')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function findEndpointByToken(
+  store: Store,
+  token: string,
+): Promise<Endpoint | undefined> {
+  return store.db.selectFrom('endpoints').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+/** Takes the database or a transaction. */
+export async function updateEndpoint(
+  db: Db,
+  userId: number,
+  id: number,
+  patch: EndpointPatch,
+): Promise<Endpoint | undefined> {
+  if (Object.keys(patch).length === 0) {
+    return db
+      .selectFrom('endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+  return db
+    .updateTable('endpoints')
+    .set(patch)
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes an endpoint with its events and attempts; false when it is not the user's. */
+export async function deleteEndpoint(store: Store, userId: number, id: number): Promise<boolean> {
+  const result = await store.db
+    .deleteFrom('endpoints')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
