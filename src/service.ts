@@ -5,18 +5,12 @@ import { CaptureWriter } from './capture/groupCommit.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
+import { type BackgroundLoop, createBackgroundLoops } from './loops.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
 import { openBus } from './store/bus.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
-
-/** A background loop (delivery, alerts, retention): `stop()` finishes or hands back its work. */
-export interface BackgroundLoop {
-  name: string;
-  start(): void;
-  stop(): Promise<void>;
-}
 
 export interface RunningService {
   services: Services;
@@ -76,7 +70,7 @@ export async function startService(
     captureWriter,
   };
 
-  const loops: BackgroundLoop[] = [];
+  const loops: BackgroundLoop[] = createBackgroundLoops(services);
   const app = await buildHttp(services);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -69,19 +69,15 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(status).send({ error: code, detail: error.message });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .code(500)
-      .send({
-        error: 'internal_error',
-        detail: 'Something went wrong on our side; it has been logged.',
-      });
+    return reply.code(500).send({
+      error: 'internal_error',
+      detail: 'Something went wrong on our side; it has been logged.',
+    });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send({
-        error: 'not_found',
-        detail: `No route for ${request.method} ${request.url.split('?')[0]}.`,
-      });
+    reply.code(404).send({
+      error: 'not_found',
+      detail: `No route for ${request.method} ${request.url.split('?')[0]}.`,
+    });
   });
 }
