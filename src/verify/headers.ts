@@ -4,7 +4,7 @@ export type HeaderLookup =
   { found: 'missing' } | { found: 'one'; value: string } | { found: 'duplicate' };
 
 // ASCII-only folding: String#toLowerCase maps a few non-ASCII letters onto ASCII ones
-// (U+212A KELVIN SIGN becomes "k"), which would let "webhooK-id" pose as "webhook-id".
+// (U+212A KELVIN SIGN becomes "k"), which would let "webhoo\u212A-id" pose as "webhook-id".
 function asciiLower(text: string): string {
   return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
