@@ -101,7 +101,7 @@ function databaseUrl(env: Env): string {
   if (value.startsWith('sqlite:') && value.slice('sqlite:'.length) === '') {
     throw new ConfigError(
       'DATABASE_URL',
-      'needs a file path after sqlite: (e.g. sqlite:./data/hookwatch.db)',
+      'must name a file after sqlite: (e.g. sqlite:./data/hookwatch.db)',
     );
   }
   return value;

@@ -93,7 +93,12 @@ export async function startService(
     stopping ??= (async () => {
       // Order matters: stop taking requests, commit what was acknowledged-to-be,
       // let the loops finish or hand back their work, and close the database last.
-      await app.close();
+      // Keep-alive connections that go idle after their last answer would otherwise hold
+      // the close open until their timeout; in-flight requests still get their answer.
+      const closing = app.close();
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      app.server.closeIdleConnections();
+      await closing.finally(() => clearInterval(sweep));
       await captureWriter.flush();
       for (const loop of [...loops].reverse()) await loop.stop();
       endpointCache.close();
