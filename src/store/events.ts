@@ -12,7 +12,7 @@ export interface EventCursor {
   id: number | null;
 }
 
-const SUMMARY_COLUMNS = [
+export const SUMMARY_COLUMNS = [
   'id',
   'endpoint_id',
   'user_id',
@@ -80,4 +80,14 @@ export async function listAttempts(store: Store, eventId: number): Promise<Attem
     .where('event_id', '=', eventId)
     .orderBy('attempt', 'asc')
     .execute();
+}
+
+/** Rows stored for an endpoint (benchmarks and checks; the API never counts events). */
+export async function countEvents(store: Store, endpointId: number): Promise<number> {
+  const row = await store.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

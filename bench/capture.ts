@@ -1,0 +1,114 @@
+// Capture throughput: (a) a bare Fastify route that stores nothing, the ceiling on this
+// hardware; (b) Hookwatch on SQLite with synchronous=FULL; (c) Hookwatch on PostgreSQL;
+// (d) Hookwatch on SQLite with Stripe verification, against (b) in the same run.
+// 50 connections, 10 s after a 3 s warm-up, 1 KiB JSON bodies; the load generator runs
+// in its own process. Every 200 must be a committed row.
+import Stripe from 'stripe';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../src/store/db.js';
+import { countEvents } from '../src/store/events.js';
+import { jsonBody, load, table, type LoadResult } from './lib/load.js';
+import {
+  dropPostgres,
+  postgresUrl,
+  prepareEndpoint,
+  sqliteUrl,
+  startHookwatch,
+  startScript,
+} from './lib/processes.js';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARMUP_SECONDS = 3;
+const BODY = jsonBody(1024);
+
+interface Row {
+  name: string;
+  result: LoadResult;
+  stored: number | null;
+}
+
+async function measure(url: string, headers: Record<string, string> = {}): Promise<LoadResult> {
+  const options = { url, connections: CONNECTIONS, body: BODY, headers: { 'content-type': 'application/json', ...headers } };
+  await load({ ...options, seconds: WARMUP_SECONDS });
+  return load({ ...options, seconds: SECONDS });
+}
+
+async function hookwatchCase(
+  name: string,
+  databaseUrl: string,
+  options: { patch?: Record<string, unknown>; headers?: Record<string, string> } = {},
+): Promise<Row> {
+  const service = await startHookwatch({ DATABASE_URL: databaseUrl });
+  try {
+    const endpoint = await prepareEndpoint(service.url, options.patch);
+    const result = await measure(endpoint.captureUrl, options.headers);
+    await service.stop();
+    const store = openStore(databaseUrl);
+    const stored = await countEvents(store, endpoint.id);
+    await store.close();
+    return { name, result, stored };
+  } finally {
+    await service.stop();
+  }
+}
+
+export async function benchCapture(): Promise<string> {
+  const rows: Row[] = [];
+  const bare = await startScript(fileURLToPath(new URL('./lib/bareFastify.ts', import.meta.url)));
+  try {
+    rows.push({ name: '(a) bare Fastify, no storage', result: await measure(`${bare.url}/i/x`), stored: null });
+  } finally {
+    await bare.stop();
+  }
+  rows.push(await hookwatchCase('(b) capture, SQLite FULL', sqliteUrl()));
+  const pgUrl = await postgresUrl();
+  if (pgUrl) {
+    try {
+      rows.push(await hookwatchCase('(c) capture, PostgreSQL', pgUrl));
+    } finally {
+      await dropPostgres(pgUrl);
+    }
+  } else {
+    console.log('!!! no PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432: case (c) skipped');
+  }
+  const secret = 'whsec_bench_secret';
+  const stripeHeader = new Stripe('sk_test_unused').webhooks.generateTestHeaderString({
+    payload: BODY,
+    secret,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
+  rows.push(
+    await hookwatchCase('(d) capture, SQLite FULL, Stripe verified', sqliteUrl(), {
+      patch: { verify_scheme: 'stripe', signing_secret: secret },
+      headers: { 'Stripe-Signature': stripeHeader },
+    }),
+  );
+
+  const a = rows[0]!.result.requestsPerSecond;
+  const b = rows.find((r) => r.name.startsWith('(b)'))?.result.requestsPerSecond ?? 0;
+  const lines = table(
+    rows.map((r) => ({
+      case: r.name,
+      'req/s': Math.round(r.result.requestsPerSecond),
+      'p50 ms': r.result.p50,
+      'p99 ms': r.result.p99,
+      'vs (a)': (r.result.requestsPerSecond / a).toFixed(2),
+      '200s': r.result.ok,
+      'other/errors': r.result.non2xx + r.result.errors,
+      stored: r.stored ?? '-',
+      // A request in flight when the load stops may commit without its 200 being counted.
+      'every 200 stored': r.stored === null ? '-' : r.stored >= r.result.ok && r.stored - r.result.ok <= CONNECTIONS ? 'yes' : 'NO',
+    })),
+  );
+  const d = rows.find((r) => r.name.startsWith('(d)'))?.result.requestsPerSecond ?? 0;
+  return [
+    `Capture: ${CONNECTIONS} connections, ${SECONDS} s after ${WARMUP_SECONDS} s warm-up, 1 KiB JSON bodies`,
+    lines,
+    `Targets: b/a ≥ 0.6, c/a ≥ 0.35, p99 ≤ 30 ms. Stripe verification cost: ${((1 - d / b) * 100).toFixed(1)} % of (b) (target < 10 %).`,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(await benchCapture());
+}
