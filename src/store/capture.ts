@@ -1,5 +1,6 @@
+import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import { type Store, writeTransaction } from './db.js';
+import type { Store } from './db.js';
 import type { ForwardStatus, SignatureKey, SignatureLabel, SignatureReason } from './schema.js';
 
 export interface CapturedEvent {
@@ -24,103 +25,172 @@ export interface CapturedEvent {
   firstAttemptUrl: string | null;
 }
 
-// Well under SQLite's and PostgreSQL's bound-parameter limits at 17 columns a row.
-const CHUNK = 500;
-
 /**
  * Group commit: one transaction for a whole batch — the events, their first delivery
- * attempts and the endpoint counters — so the fsync is paid once per batch.
- * Returns the event ids in the order of `items`.
+ * attempts and the endpoint counters — so the commit (and its fsync) is paid once per
+ * batch. Returns the event ids in the order of `items`.
+ *
+ * This is the hot path, so it is written per dialect below Kysely: on SQLite, cached
+ * prepared statements in one `BEGIN IMMEDIATE`; on PostgreSQL, one statement (one round
+ * trip, its own transaction) that takes the batch as arrays.
  */
 export async function insertCapturedEvents(
   store: Store,
   items: CapturedEvent[],
 ): Promise<number[]> {
   if (items.length === 0) return [];
-  return writeTransaction(store, async (trx) => {
+  if (store.sqlite) {
+    const raw = store.sqlite;
+    // Holding Kysely's connection keeps its own queries (and transactions) off the
+    // connection while the batch runs.
+    return store.db.connection().execute(async () => sqliteStatements(raw).batch.immediate(items));
+  }
+  return insertPostgres(store, items);
+}
+
+// Silence deadline: max(last event, the moment the threshold was set) + threshold.
+// Traffic after a silence alert moves the state to 'recovering': the alerts worker then
+// sends the recovered notice.
+const SQLITE_ENDPOINT_COUNTERS = `update endpoints set
+      events_total = events_total + @count,
+      last_event_at = max(coalesce(last_event_at, 0), @last),
+      silence_deadline = case when silence_minutes is null then null
+        else max(coalesce(silence_anchor_at, 0), @last) + cast(silence_minutes * 60000000 as integer) end,
+      silence_state = case when silence_state = 'alerted' then 'recovering' else silence_state end
+    where id = @id`;
+
+interface SqliteCapture {
+  batch: SqliteDatabase.Transaction<(items: CapturedEvent[]) => number[]>;
+}
+
+const prepared = new WeakMap<SqliteDatabase.Database, SqliteCapture>();
+
+function sqliteStatements(db: SqliteDatabase.Database): SqliteCapture {
+  const cached = prepared.get(db);
+  if (cached) return cached;
+  const insertEvent = db.prepare(
+    `insert into events (endpoint_id, user_id, method, path, query_string, headers, body, size,
+       content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+       forward_status)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAttempt = db.prepare(
+    `insert into attempts (event_id, endpoint_id, attempt, auto_seq, trigger, target_url, state, scheduled_at)
+     values (?, ?, 1, 1, 'auto', ?, 'scheduled', ?)`,
+  );
+  const touchEndpoint = db.prepare(SQLITE_ENDPOINT_COUNTERS);
+  const batch = db.transaction((items: CapturedEvent[]) => {
     const ids: number[] = [];
-    for (let start = 0; start < items.length; start += CHUNK) {
-      const chunk = items.slice(start, start + CHUNK);
-      const rows = await trx
-        .insertInto('events')
-        .values(
-          chunk.map((e) => ({
-            endpoint_id: e.endpointId,
-            user_id: e.userId,
-            method: e.method,
-            path: e.path,
-            query_string: e.queryString,
-            headers: e.headers,
-            body: e.body,
-            size: e.size,
-            content_type: e.contentType,
-            source_ip: e.sourceIp,
-            received_at: e.receivedAt,
-            truncated: e.truncated ? 1 : 0,
-            signature: e.signature,
-            signature_reason: e.signatureReason,
-            signature_key: e.signatureKey,
-            forward_status: e.forwardStatus,
-          })),
-        )
-        .returning('id')
-        .execute();
-      // One statement assigns ascending ids in VALUES order; RETURNING's own order is
-      // not promised by SQLite, so the ids are sorted rather than trusted positionally.
-      ids.push(...rows.map((r) => r.id).sort((a, b) => a - b));
-    }
-
-    const attempts = items.flatMap((e, i) =>
-      e.firstAttemptUrl === null
-        ? []
-        : [
-            {
-              event_id: ids[i]!,
-              endpoint_id: e.endpointId,
-              attempt: 1,
-              auto_seq: 1,
-              trigger: 'auto' as const,
-              target_url: e.firstAttemptUrl,
-              state: 'scheduled' as const,
-              scheduled_at: e.receivedAt,
-            },
-          ],
-    );
-    for (let start = 0; start < attempts.length; start += CHUNK) {
-      await trx
-        .insertInto('attempts')
-        .values(attempts.slice(start, start + CHUNK))
-        .execute();
-    }
-
-    const perEndpoint = new Map<number, { count: number; last: number }>();
     for (const e of items) {
-      const seen = perEndpoint.get(e.endpointId);
-      if (seen) {
-        seen.count += 1;
-        seen.last = Math.max(seen.last, e.receivedAt);
-      } else {
-        perEndpoint.set(e.endpointId, { count: 1, last: e.receivedAt });
-      }
+      const id = Number(
+        insertEvent.run(
+          e.endpointId,
+          e.userId,
+          e.method,
+          e.path,
+          e.queryString,
+          e.headers,
+          e.body,
+          e.size,
+          e.contentType,
+          e.sourceIp,
+          e.receivedAt,
+          e.truncated ? 1 : 0,
+          e.signature,
+          e.signatureReason,
+          e.signatureKey,
+          e.forwardStatus,
+        ).lastInsertRowid,
+      );
+      ids.push(id);
+      if (e.firstAttemptUrl !== null)
+        insertAttempt.run(id, e.endpointId, e.firstAttemptUrl, e.receivedAt);
     }
-    const intType = store.dialect === 'postgres' ? sql`bigint` : sql`integer`;
-    // Ascending id order, so concurrent batches on several instances lock rows in the
-    // same order and cannot deadlock.
-    for (const [endpointId, { count, last }] of [...perEndpoint].sort((a, b) => a[0] - b[0])) {
-      await trx
-        .updateTable('endpoints')
-        .set({
-          events_total: sql`events_total + ${count}`,
-          last_event_at: sql`case when last_event_at is null or last_event_at < ${last} then ${last} else last_event_at end`,
-          silence_deadline: sql`case when silence_minutes is null then null
-            else (case when coalesce(silence_anchor_at, 0) > ${last} then silence_anchor_at else ${last} end)
-              + cast(silence_minutes * 60000000 as ${intType}) end`,
-          // Traffic after a silence alert: the alerts worker sends the recovered notice.
-          silence_state: sql`case when silence_state = 'alerted' then 'recovering' else silence_state end`,
-        })
-        .where('id', '=', endpointId)
-        .execute();
-    }
+    for (const [id, { count, last }] of perEndpoint(items)) touchEndpoint.run({ id, count, last });
     return ids;
   });
+  const statements = { batch };
+  prepared.set(db, statements);
+  return statements;
+}
+
+/** Per endpoint: how many events and the latest arrival, in ascending id order. */
+function perEndpoint(items: CapturedEvent[]): Array<[number, { count: number; last: number }]> {
+  const seen = new Map<number, { count: number; last: number }>();
+  for (const e of items) {
+    const entry = seen.get(e.endpointId);
+    if (entry) {
+      entry.count += 1;
+      entry.last = Math.max(entry.last, e.receivedAt);
+    } else {
+      seen.set(e.endpointId, { count: 1, last: e.receivedAt });
+    }
+  }
+  return [...seen].sort((a, b) => a[0] - b[0]);
+}
+
+const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
+
+async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<number[]> {
+  const column = <T>(pick: (e: CapturedEvent) => T) => items.map(pick);
+  // Ids are drawn from the sequence in batch order, so the answer maps back by position.
+  // The endpoint rows are locked in id order first, so batches from several instances
+  // that touch the same endpoints cannot deadlock.
+  const query = sql<{ id: number }>`
+    with input as materialized (
+      select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
+      from unnest(
+        ${column((e) => e.endpointId)}::bigint[], ${column((e) => e.userId)}::bigint[],
+        ${column((e) => e.method)}::text[], ${column((e) => e.path)}::text[],
+        ${column((e) => e.queryString)}::text[], ${column((e) => e.headers)}::text[],
+        ${column((e) => e.body)}::bytea[], ${column((e) => e.size)}::bigint[],
+        ${column((e) => e.contentType)}::text[], ${column((e) => e.sourceIp)}::text[],
+        ${column((e) => e.receivedAt)}::bigint[], ${column((e) => (e.truncated ? 1 : 0))}::integer[],
+        ${column((e) => e.signature)}::text[], ${column((e) => e.signatureReason)}::text[],
+        ${column((e) => e.signatureKey)}::text[], ${column((e) => e.forwardStatus)}::text[],
+        ${column((e) => e.firstAttemptUrl)}::text[]
+      ) with ordinality as t(endpoint_id, user_id, method, path, query_string, headers, body, size,
+        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+        forward_status, first_url, ord)
+    ),
+    inserted as (
+      insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
+        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+        forward_status)
+      select id, endpoint_id, user_id, method, path, query_string, headers, body, size,
+        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+        forward_status
+      from input
+    ),
+    queued as (
+      insert into attempts (event_id, endpoint_id, attempt, auto_seq, trigger, target_url, state, scheduled_at)
+      select id, endpoint_id, 1, 1, 'auto', first_url, 'scheduled', received_at
+      from input where first_url is not null
+    ),
+    counts as (
+      select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
+    ),
+    locked as (
+      select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
+    ),
+    touched as (
+      update endpoints e set
+        events_total = e.events_total + c.n,
+        last_event_at = greatest(coalesce(e.last_event_at, 0), c.last),
+        silence_deadline = case when e.silence_minutes is null then null
+          else greatest(coalesce(e.silence_anchor_at, 0), c.last) + cast(e.silence_minutes * 60000000 as bigint) end,
+        silence_state = case when e.silence_state = 'alerted' then 'recovering' else e.silence_state end
+      from counts c
+      where e.id = c.endpoint_id and e.id in (select id from locked)
+    )
+    select id from input order by ord`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await query.execute(store.db);
+      return result.rows.map((r) => Number(r.id));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || !code || !DEADLOCK_OR_SERIALIZATION.has(code)) throw error;
+    }
+  }
 }

@@ -23,6 +23,12 @@ export interface Store {
   dialect: Dialect;
   /** The connection string it was opened with (LISTEN needs its own connection). */
   url: string;
+  /**
+   * SQLite only: the connection under Kysely, for the capture hot path's cached prepared
+   * statements. Use it only inside `store.db.connection().execute(…)`, which keeps
+   * Kysely's own queries off the connection meanwhile.
+   */
+  sqlite: SqliteDatabase.Database | null;
   close(): Promise<void>;
 }
 
@@ -72,6 +78,7 @@ function openSqlite(url: string): Store {
     db,
     dialect: 'sqlite',
     url,
+    sqlite: database,
     close: () => db.destroy(),
   };
 }
@@ -94,6 +101,7 @@ function openPostgres(url: string, poolSize: number): Store {
     db,
     dialect: 'postgres',
     url,
+    sqlite: null,
     close: () => db.destroy(),
   };
 }
