@@ -8,4 +8,6 @@ app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(
 app.post('/i/:token', async () => ({ ok: true, event_id: 1 }));
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 })}\n`,
+);

@@ -34,7 +34,8 @@ export async function load(options: {
     '-m',
     options.method ?? 'POST',
   ];
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
+  for (const [name, value] of Object.entries(options.headers ?? {}))
+    args.push('-H', `${name}=${value}`);
   if (options.body !== undefined) args.push('-b', options.body);
   args.push(options.url);
   const { stdout } = await run(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_ADMIN_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface Child {
   url: string;
@@ -42,7 +43,13 @@ function stopper(child: ChildProcess) {
 export async function startHookwatch(env: Record<string, string>): Promise<Child> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_LEVEL: 'info', HOOKWATCH_ALLOW_PRIVATE_TARGETS: '1', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      HOOKWATCH_ALLOW_PRIVATE_TARGETS: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await waitFor(child, (line) => {
@@ -108,9 +115,15 @@ export async function prepareEndpoint(
   const signup = await fetch(`${baseUrl}/app/api/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${randomBytes(4).toString('hex')}@example.com`, password: 'bench password' }),
+    body: JSON.stringify({
+      email: `bench-${randomBytes(4).toString('hex')}@example.com`,
+      password: 'bench password',
+    }),
   });
-  const cookie = signup.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = signup.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const created = (await (
     await fetch(`${baseUrl}/app/api/endpoints`, {
       method: 'POST',
@@ -128,7 +141,13 @@ export async function prepareEndpoint(
   return { captureUrl: created.url, id: created.id, cookie };
 }
 
-export async function eventsTotal(baseUrl: string, endpointId: number, cookie: string): Promise<number> {
-  const response = await fetch(`${baseUrl}/app/api/endpoints/${endpointId}`, { headers: { cookie } });
+export async function eventsTotal(
+  baseUrl: string,
+  endpointId: number,
+  cookie: string,
+): Promise<number> {
+  const response = await fetch(`${baseUrl}/app/api/endpoints/${endpointId}`, {
+    headers: { cookie },
+  });
   return ((await response.json()) as { events_total: number }).events_total;
 }
