@@ -1,0 +1,59 @@
+import { MICROS_PER_HOUR } from '../clock.js';
+import type { BackgroundLoop } from '../loops.js';
+import type { Services } from '../services.js';
+import { deleteEventsBefore } from '../store/retention.js';
+
+const BATCH = 1000;
+const PERIOD_MS = 10 * 60 * 1000;
+
+/**
+ * RETENTION_DAYS (DESIGN §9): events older than that are removed with their pending
+ * retries. Runs at start and every ten minutes; with several instances each may sweep,
+ * which is harmless (the deletes are idempotent).
+ */
+export function createRetentionSweeper(services: Services) {
+  const { config, store, clock, logger } = services;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let stopped = false;
+
+  async function sweep(): Promise<number> {
+    const cutoff = clock.nowMicros() - config.retentionDays * 24 * MICROS_PER_HOUR;
+    let total = 0;
+    while (!stopped) {
+      const deleted = await deleteEventsBefore(store, cutoff, BATCH);
+      total += deleted;
+      if (deleted < BATCH) break;
+    }
+    if (total > 0)
+      logger.info({ deleted: total, retentionDays: config.retentionDays }, 'retention sweep');
+    return total;
+  }
+
+  function runOnce(): Promise<number> {
+    running ??= sweep()
+      .catch((error: unknown) => {
+        logger.warn({ err: error }, 'retention sweep failed; will try again');
+        return 0;
+      })
+      .finally(() => (running = null));
+    return running;
+  }
+
+  const loop: BackgroundLoop & { sweep(): Promise<number> } = {
+    name: 'retention',
+    start() {
+      if (config.retentionDays === 0) return;
+      void runOnce();
+      timer = setInterval(() => void runOnce(), PERIOD_MS);
+      timer.unref();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await running;
+    },
+    sweep: runOnce,
+  };
+  return loop;
+}
