@@ -9,6 +9,7 @@ import { type BackgroundLoop, createBackgroundLoops } from './loops.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
 import { openBus } from './store/bus.js';
+import { insertCapturedEvents } from './store/capture.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 
@@ -49,7 +50,8 @@ export async function startService(
   );
   const metrics = createMetrics();
   const endpointCache = new EndpointCache(store, bus);
-  const captureWriter = new CaptureWriter(store, {
+  const captureWriter = new CaptureWriter((events) => insertCapturedEvents(store, events), {
+    maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events }) => {
       metrics.captureBatchSize.observe(events.length);
       const endpoints = new Set(events.map((e) => e.endpointId));
