@@ -1,17 +1,24 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 
-function digest(value: Uint8Array | string): Buffer {
-  return createHash('sha256').update(value).digest();
+function bytes(value: Uint8Array | string): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
 }
 
 /**
- * Constant-time equality for values of any length. timingSafeEqual throws on a length
- * difference, and returning early on one would leak the expected length, so both sides
- * are hashed to 32 bytes first: equal digests mean equal inputs, and the comparison time
- * depends on neither input's content. Strings are compared as their UTF-8 bytes.
+ * Constant-time equality that never throws on a length difference. Only the expected
+ * side is secret, and its length is public (a SHA-256 digest in a fixed encoding), so a
+ * length mismatch may answer at once: it tells the sender nothing about the secret but
+ * what its own input's length already does. Equal lengths compare in time independent
+ * of the content. Strings are compared as their UTF-8 bytes.
  */
-export function constantTimeEqual(a: Uint8Array | string, b: Uint8Array | string): boolean {
-  return timingSafeEqual(digest(a), digest(b));
+export function constantTimeEqual(
+  expected: Uint8Array | string,
+  candidate: Uint8Array | string,
+): boolean {
+  const a = bytes(expected);
+  const b = bytes(candidate);
+  if (a.length !== b.length) return false;
+  return timingSafeEqual(a, b);
 }
 
 /** True when any candidate equals the expected value; every candidate is always compared. */
@@ -19,10 +26,11 @@ export function anyConstantTimeEqual(
   expected: Uint8Array | string,
   candidates: readonly string[],
 ): boolean {
+  const a = bytes(expected);
   let found = false;
   for (const candidate of candidates) {
     // `||` would skip the remaining comparisons once one matched.
-    found = constantTimeEqual(expected, candidate) || found;
+    found = constantTimeEqual(a, candidate) || found;
   }
   return found;
 }

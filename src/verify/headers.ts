@@ -21,7 +21,8 @@ export function findHeader(rawHeaders: RawHeaders, name: string): HeaderLookup {
   let seen: string | null = null;
   let count = 0;
   for (const [headerName, value] of rawHeaders) {
-    if (asciiLower(headerName) !== wanted) continue;
+    // ASCII folding keeps the length: most names are ruled out without folding them.
+    if (headerName.length !== wanted.length || asciiLower(headerName) !== wanted) continue;
     count += 1;
     seen = value;
   }
