@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { EndpointCache } from './capture/endpointCache.js';
-import { CaptureWriter } from './capture/groupCommit.js';
+import { type CommitBatch, CaptureWriter } from './capture/groupCommit.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
@@ -10,6 +10,7 @@ import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
 import { openBus } from './store/bus.js';
 import { insertCapturedEvents } from './store/capture.js';
+import { SqliteCaptureThread } from './store/captureWriterThread.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 
@@ -50,7 +51,12 @@ export async function startService(
   );
   const metrics = createMetrics();
   const endpointCache = new EndpointCache(store, bus);
-  const captureWriter = new CaptureWriter((events) => insertCapturedEvents(store, events), {
+  // SQLite commits on a thread of its own so the server keeps reading requests meanwhile.
+  const captureThread = store.sqlite ? new SqliteCaptureThread(config.databaseUrl) : null;
+  const commit: CommitBatch = captureThread
+    ? (events) => captureThread.commit(events)
+    : (events) => insertCapturedEvents(store, events);
+  const captureWriter = new CaptureWriter(commit, {
     maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events }) => {
       metrics.captureBatchSize.observe(events.length);
@@ -102,6 +108,7 @@ export async function startService(
       app.server.closeIdleConnections();
       await closing.finally(() => clearInterval(sweep));
       await captureWriter.flush();
+      await captureThread?.close();
       for (const loop of [...loops].reverse()) await loop.stop();
       endpointCache.close();
       await bus.close();

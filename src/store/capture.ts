@@ -43,7 +43,7 @@ export async function insertCapturedEvents(
     const raw = store.sqlite;
     // Holding Kysely's connection keeps its own queries (and transactions) off the
     // connection while the batch runs.
-    return store.db.connection().execute(async () => sqliteStatements(raw).batch.immediate(items));
+    return store.db.connection().execute(async () => commitSqliteBatch(raw, items));
   }
   return insertPostgres(store, items);
 }
@@ -58,6 +58,11 @@ const SQLITE_ENDPOINT_COUNTERS = `update endpoints set
         else max(coalesce(silence_anchor_at, 0), @last) + cast(silence_minutes * 60000000 as integer) end,
       silence_state = case when silence_state = 'alerted' then 'recovering' else silence_state end
     where id = @id`;
+
+/** Commits a batch on a raw SQLite connection (the capture thread's or Kysely's). */
+export function commitSqliteBatch(db: SqliteDatabase.Database, items: CapturedEvent[]): number[] {
+  return sqliteStatements(db).batch.immediate(items);
+}
 
 interface SqliteCapture {
   batch: SqliteDatabase.Transaction<(items: CapturedEvent[]) => number[]>;

@@ -63,8 +63,8 @@ export function sqlitePath(url: string): string {
   return resolve(url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, ''));
 }
 
-function openSqlite(url: string): Store {
-  const file = sqlitePath(url);
+/** A connection with the settings every Hookwatch SQLite connection uses. */
+export function openSqliteConnection(file: string): SqliteDatabase.Database {
   mkdirSync(dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
@@ -73,6 +73,11 @@ function openSqlite(url: string): Store {
   database.pragma('synchronous = FULL');
   database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
+  return database;
+}
+
+function openSqlite(url: string): Store {
+  const database = openSqliteConnection(sqlitePath(url));
   const db = new Kysely<Database>({ dialect: new LockingSqliteDialect({ database }) });
   return {
     db,

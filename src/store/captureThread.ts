@@ -1,0 +1,32 @@
+// The SQLite capture writer, on a thread of its own: better-sqlite3 is synchronous, so on
+// the main thread every commit (and its fsync) would stop the server from reading the
+// next requests. Here the main thread keeps parsing while this thread commits a batch.
+import { parentPort, workerData } from 'node:worker_threads';
+import { type CapturedEvent, commitSqliteBatch } from './capture.js';
+import { openSqliteConnection } from './db.js';
+
+export interface CaptureRequest {
+  seq: number;
+  items: CapturedEvent[];
+}
+
+export type CaptureReply =
+  { seq: number; ids: number[] } | { seq: number; error: { message: string; code?: string } };
+
+const db = openSqliteConnection((workerData as { file: string }).file);
+const port = parentPort!;
+
+port.on('message', ({ seq, items }: CaptureRequest) => {
+  try {
+    // Structured cloning turns Buffers into plain Uint8Arrays; view them as Buffers again.
+    for (const item of items) {
+      item.body = Buffer.from(item.body.buffer, item.body.byteOffset, item.body.byteLength);
+    }
+    port.postMessage({ seq, ids: commitSqliteBatch(db, items) } satisfies CaptureReply);
+  } catch (error) {
+    const { message, code } = error as { message: string; code?: string };
+    port.postMessage({ seq, error: { message, code } } satisfies CaptureReply);
+  }
+});
+
+port.on('close', () => db.close());
