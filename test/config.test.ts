@@ -28,7 +28,9 @@ describe('configuration', () => {
 
   it('derives BASE_URL from PORT and strips a trailing slash from an explicit one', () => {
     expect(loadConfig({ PORT: '9000' }).baseUrl).toBe('http://localhost:9000');
-    expect(loadConfig({ BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe('https://hooks.example.com');
+    expect(loadConfig({ BASE_URL: 'https://hooks.example.com/' }).baseUrl).toBe(
+      'https://hooks.example.com',
+    );
   });
 
   it.each([

@@ -13,7 +13,8 @@ describeService('operations endpoints', {}, (ctx) => {
   it('counts captures and their latency in /metrics', async () => {
     const session = await signUp(ctx.url);
     const endpoint = await createEndpoint(session);
-    for (let i = 0; i < 3; i++) await fetch(`${ctx.url}/i/${endpoint.token}`, { method: 'POST', body: 'x' });
+    for (let i = 0; i < 3; i++)
+      await fetch(`${ctx.url}/i/${endpoint.token}`, { method: 'POST', body: 'x' });
     const response = await fetch(`${ctx.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();

@@ -13,7 +13,8 @@ describe('graceful stop', () => {
       const endpoint = (await session.call('POST', '/app/api/endpoints', { name: 'x' })).body;
       const inFlight = Array.from({ length: 50 }, (_, i) =>
         fetch(`${service.url}/i/${endpoint.token}`, { method: 'POST', body: String(i) }).then(
-          async (r) => (r.status === 200 ? ((await r.json()) as { event_id: number }).event_id : null),
+          async (r) =>
+            r.status === 200 ? ((await r.json()) as { event_id: number }).event_id : null,
           () => null,
         ),
       );
@@ -37,8 +38,8 @@ describe('graceful stop', () => {
   });
 
   it('stops with a message naming the variable on bad configuration', async () => {
-    await expect(spawnService({ PORT: 'eighty', DATABASE_URL: 'sqlite:/tmp/never.db' })).rejects.toThrow(
-      /PORT must be an integer/,
-    );
+    await expect(
+      spawnService({ PORT: 'eighty', DATABASE_URL: 'sqlite:/tmp/never.db' }),
+    ).rejects.toThrow(/PORT must be an integer/);
   });
 });
