@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { retryOffsetMicros } from '../../src/delivery/schedule.js';
+import {
+  type AttemptResult,
+  type ClaimedAttempt,
+  cancelEventRetries,
+  claimDueAttempts,
+  dueQueueStats,
+  insertReplayAttempt,
+  recordAttemptResults,
+  releaseExpiredLeases,
+} from '../../src/store/attempts.js';
+import { type CapturedEvent, insertCapturedEvents } from '../../src/store/capture.js';
+import { type Store, openStore } from '../../src/store/db.js';
+import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
+import { createUser } from '../../src/store/users.js';
+import { describeEachDialect } from '../helpers/db.js';
+
+const T0 = Date.UTC(2026, 10, 22, 10, 0, 0) * 1000;
+const LEASE = 120_000_000;
+
+async function forwardingEndpoint(store: Store, url = 'http://receiver.test/hook') {
+  const user = await createUser(store, {
+    email: `q-${randomBytes(4).toString('hex')}@example.com`,
+    passwordHash: 'x',
+    plan: 'free',
+    now: T0,
+  });
+  const endpoint = await createEndpoint(store, {
+    userId: user!.id,
+    name: 'queue',
+    token: randomBytes(12).toString('hex'),
+    now: T0,
+  });
+  await updateEndpoint(store.db, user!.id, endpoint.id, { forwarding_url: url });
+  return { userId: user!.id, endpointId: endpoint.id };
+}
+
+async function captureEvents(
+  store: Store,
+  target: { userId: number; endpointId: number },
+  count: number,
+  receivedAt = T0,
+): Promise<number[]> {
+  const items: CapturedEvent[] = Array.from({ length: count }, (_, i) => ({
+    endpointId: target.endpointId,
+    userId: target.userId,
+    method: 'POST',
+    path: '',
+    queryString: '',
+    headers: '[]',
+    body: Buffer.from(`{"i":${i}}`),
+    size: 8,
+    contentType: 'application/json',
+    sourceIp: '127.0.0.1',
+    receivedAt,
+    truncated: false,
+    signature: null,
+    signatureReason: null,
+    signatureKey: null,
+    forwardStatus: 'pending',
+    firstAttemptUrl: 'http://receiver.test/hook',
+  }));
+  return insertCapturedEvents(store, items);
+}
+
+function resultOf(
+  claim: ClaimedAttempt,
+  state: 'succeeded' | 'failed',
+  finishedAt: number,
+): AttemptResult {
+  return {
+    attemptId: claim.row.id,
+    claimToken: claim.row.claimed_by!,
+    eventId: claim.row.event_id,
+    endpointId: claim.row.endpoint_id,
+    trigger: claim.row.trigger,
+    autoSeq: claim.row.auto_seq,
+    state,
+    targetUrl: 'http://receiver.test/hook',
+    finishedAt,
+    durationMs: 3,
+    statusCode: state === 'succeeded' ? 200 : 500,
+    error: null,
+    responseHeaders: '[]',
+    responseBody: Buffer.from('ok'),
+  };
+}
+
+async function eventRow(store: Store, id: number) {
+  return store.db
+    .selectFrom('events')
+    .select(['forward_status', 'attempts_started'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+describeEachDialect('attempt queue', (ctx) => {
+  it('never hands the same attempt to two claimers at once', async () => {
+    const target = await forwardingEndpoint(ctx.store);
+    const ids = await captureEvents(ctx.store, target, 300);
+    // PostgreSQL: a second pool, as another instance would have. SQLite mode is one
+    // process, and two connections in one thread would wait on each other's lock.
+    const second = ctx.dialect === 'postgres' ? openStore(ctx.database.url) : ctx.store;
+    try {
+      const claims: ClaimedAttempt[][] = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          (async () => {
+            const mine: ClaimedAttempt[] = [];
+            for (;;) {
+              const got = await claimDueAttempts(i % 2 === 0 ? ctx.store : second, {
+                now: T0,
+                leaseMicros: LEASE,
+                claimToken: `claimer-${i}-${mine.length}`,
+                limit: 16,
+              });
+              if (got.length === 0) return mine;
+              mine.push(...got);
+            }
+          })(),
+        ),
+      );
+      const claimed = claims.flat().filter((c) => ids.includes(c.row.event_id));
+      expect(claimed).toHaveLength(300);
+      expect(new Set(claimed.map((c) => c.row.id)).size).toBe(300);
+      expect(claimed.every((c) => c.row.state === 'in_flight')).toBe(true);
+      expect(claims.filter((c) => c.length > 0).length).toBeGreaterThan(1);
+      expect(await eventRow(ctx.store, ids[0]!)).toEqual({
+        forward_status: 'pending',
+        attempts_started: 1,
+      });
+    } finally {
+      if (second !== ctx.store) await second.close();
+    }
+  });
+
+  it('returns an attempt whose lease ran out to the queue and drops the lost claim', async () => {
+    const target = await forwardingEndpoint(ctx.store);
+    const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 1);
+    const [first] = (
+      await claimDueAttempts(ctx.store, {
+        now: T0 + 1,
+        leaseMicros: LEASE,
+        claimToken: 'dead-worker',
+        limit: 500,
+      })
+    ).filter((c) => c.row.event_id === eventId);
+    expect(first).toBeDefined();
+
+    expect(await releaseExpiredLeases(ctx.store, T0 + LEASE)).toEqual([]);
+    const released = await releaseExpiredLeases(ctx.store, T0 + LEASE + 2);
+    expect(released.map((r) => r.event_id)).toContain(eventId);
+    expect(await eventRow(ctx.store, eventId!)).toEqual({
+      forward_status: 'pending',
+      attempts_started: 0,
+    });
+
+    const [again] = (
+      await claimDueAttempts(ctx.store, {
+        now: T0 + LEASE + 2,
+        leaseMicros: LEASE,
+        claimToken: 'live-worker',
+        limit: 500,
+      })
+    ).filter((c) => c.row.event_id === eventId);
+    expect(again!.row.id).toBe(first!.row.id);
+
+    // The dead worker's late answer does not count; the live one's does.
+    expect(
+      await recordAttemptResults(
+        ctx.store,
+        [resultOf(first!, 'failed', T0 + LEASE + 5)],
+        retryOffsetMicros,
+      ),
+    ).toEqual([]);
+    const recorded = await recordAttemptResults(
+      ctx.store,
+      [resultOf(again!, 'succeeded', T0 + LEASE + 6)],
+      retryOffsetMicros,
+    );
+    expect(recorded).toHaveLength(1);
+    expect(await eventRow(ctx.store, eventId!)).toEqual({
+      forward_status: 'delivered',
+      attempts_started: 1,
+    });
+  });
+
+  it('holds automatic attempts of paused endpoints but not replays', async () => {
+    const target = await forwardingEndpoint(ctx.store);
+    const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 2);
+    await updateEndpoint(ctx.store.db, target.userId, target.endpointId, { is_active: 0 });
+    const replay = await insertReplayAttempt(ctx.store, {
+      eventId: eventId!,
+      endpointId: target.endpointId,
+      targetUrl: 'http://elsewhere.test/',
+      now: T0 + 3,
+    });
+    expect(replay.attempt).toBe(2);
+    const claimed = (
+      await claimDueAttempts(ctx.store, {
+        now: T0 + 10,
+        leaseMicros: LEASE,
+        claimToken: 'paused-check',
+        limit: 500,
+      })
+    ).filter((c) => c.row.event_id === eventId);
+    expect(claimed.map((c) => c.row.trigger)).toEqual(['replay']);
+    expect(await eventRow(ctx.store, eventId!)).toEqual({
+      forward_status: 'pending',
+      attempts_started: 1,
+    });
+  });
+
+  it('schedules the next attempt after a failure and none after a cancel', async () => {
+    const target = await forwardingEndpoint(ctx.store);
+    const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 4);
+    const claim = async (now: number) =>
+      (
+        await claimDueAttempts(ctx.store, {
+          now,
+          leaseMicros: LEASE,
+          claimToken: `c-${now}`,
+          limit: 500,
+        })
+      ).find((c) => c.row.event_id === eventId);
+
+    const first = await claim(T0 + 4);
+    const [recorded] = await recordAttemptResults(
+      ctx.store,
+      [resultOf(first!, 'failed', T0 + 1000)],
+      retryOffsetMicros,
+    );
+    expect(recorded!.next).toMatchObject({ attempt: 2, scheduledAt: T0 + 1000 + 30_000_000 });
+    expect(await claim(T0 + 1000 + 29_999_999)).toBeUndefined();
+    const second = await claim(T0 + 1000 + 30_000_000);
+    expect(second!.row).toMatchObject({ attempt: 2, auto_seq: 2 });
+
+    expect(await cancelEventRetries(ctx.store, eventId!)).toBe(0); // attempt 2 is in flight
+    const [late] = await recordAttemptResults(
+      ctx.store,
+      [resultOf(second!, 'failed', T0 + 40_000_000)],
+      retryOffsetMicros,
+    );
+    expect(late!.next).toBeNull();
+    expect(await eventRow(ctx.store, eventId!)).toEqual({
+      forward_status: 'cancelled',
+      attempts_started: 2,
+    });
+  });
+
+  it('counts due attempts and the age of the oldest', async () => {
+    const target = await forwardingEndpoint(ctx.store, 'http://stats.test/');
+    const before = await dueQueueStats(ctx.store, T0 - 1);
+    await captureEvents(ctx.store, target, 3, T0 - 5_000_000);
+    const stats = await dueQueueStats(ctx.store, T0);
+    expect(stats.due - (await dueQueueStats(ctx.store, T0 - 5_000_001)).due).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(stats.oldestScheduledAt).toBeLessThanOrEqual(T0 - 5_000_000);
+    expect(before.due).toBeGreaterThanOrEqual(0);
+  });
+});
