@@ -68,6 +68,12 @@ export async function findApiKeyOwner(
   };
 }
 
+/** Records a use; never moves `last_used_at` backwards when instances race. */
 export async function touchApiKey(store: Store, id: number, now: number): Promise<void> {
-  await store.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+  await store.db
+    .updateTable('api_keys')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', now)]))
+    .execute();
 }

@@ -34,29 +34,39 @@ export const SUMMARY_COLUMNS = [
 /**
  * A page of a user's events, newest first, optionally of one endpoint. Keyset paging
  * on (received_at, id) over an index: the cost of a page does not grow with its depth.
+ *
+ * Every page, the first too, is one backward range scan of the (endpoint_id | user_id,
+ * received_at, id) index: `owner >= X AND (owner, received_at, id) < (X, at, id)`, in
+ * that index's order. Written as `owner = X AND received_at <= at`, PostgreSQL may
+ * choose the single-column received_at index and filter other tenants' rows, which is
+ * cheap on its statistics but unbounded when one tenant's recent traffic buries another's
+ * history; PostgreSQL 15 also starts a backward scan at the equality, not at the row
+ * bound, when both are given. The first page is the range before the end of time.
  */
 export async function listEvents(
   store: Store,
   query: { userId: number; endpointId?: number | null; limit: number; before?: EventCursor | null },
 ): Promise<EventSummaryRow[]> {
-  let q = store.db.selectFrom('events').select(SUMMARY_COLUMNS);
-  q =
-    query.endpointId == null
-      ? q.where('user_id', '=', query.userId)
-      : q.where('endpoint_id', '=', query.endpointId).where('user_id', '=', query.userId);
-  const before = query.before;
-  if (before) {
-    if (before.id === null) {
-      q = q.where('received_at', '<', before.receivedAt);
-    } else {
-      // The first conjunct is an index range; the second only sorts out equal times.
-      const id = before.id;
-      q = q
-        .where('received_at', '<=', before.receivedAt)
-        .where((eb) => eb.or([eb('received_at', '<', before.receivedAt), eb('id', '<', id)]));
-    }
-  }
-  return q.orderBy('received_at', 'desc').orderBy('id', 'desc').limit(query.limit).execute();
+  const column = query.endpointId == null ? 'user_id' : 'endpoint_id';
+  const owner = query.endpointId ?? query.userId;
+  const at = query.before?.receivedAt ?? Number.MAX_SAFE_INTEGER;
+  const id = query.before?.id ?? null;
+  let q = store.db
+    .selectFrom('events')
+    .select(SUMMARY_COLUMNS)
+    .where(column, '>=', owner)
+    .where(({ eb, refTuple, tuple }) =>
+      id === null
+        ? eb(refTuple(column, 'received_at'), '<', tuple(owner, at))
+        : eb(refTuple(column, 'received_at', 'id'), '<', tuple(owner, at, id)),
+    );
+  if (query.endpointId != null) q = q.where('user_id', '=', query.userId);
+  return q
+    .orderBy(column, 'desc')
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit)
+    .execute();
 }
 
 export async function findEvent(
