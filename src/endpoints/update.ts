@@ -35,6 +35,15 @@ export function planPatch(
   const { now } = ctx;
   if (changes.name !== undefined) patch.name = changes.name;
   if (changes.forwarding !== undefined) patch.forwarding_url = changes.forwarding;
+  if (
+    changes.forwarding !== undefined &&
+    (changes.forwarding === null) !== (current.forwarding_url === null)
+  ) {
+    // Forwarding turned off or on: failures of the old setup say nothing any more, so an
+    // open forwarding-failing alert closes without a recovered notice.
+    patch.failing_since = null;
+    patch.failing_state = 'ok';
+  }
   if (changes.verify_scheme !== undefined) patch.verify_scheme = changes.verify_scheme;
   if (changes.signature_header !== undefined) patch.signature_header = changes.signature_header;
   if (changes.alert_webhook_url !== undefined) patch.alert_webhook_url = changes.alert_webhook_url;
@@ -69,13 +78,18 @@ export function planPatch(
     patch.is_active = changes.is_active ? 1 : 0;
     if (changes.is_active) restartSilence = true;
   }
-  if (restartSilence) {
-    // A fresh clock: an alert raised under the old threshold or before the pause is
-    // closed without a recovered notice, and the new deadline counts from now.
+  if (restartSilence && silenceMinutes === null) {
+    // Silence alerts turned off: an open alert is closed without a recovered notice
+    // (the user asked for no more of these).
     patch.silence_state = 'ok';
-    patch.silence_anchor_at = silenceMinutes === null ? null : now;
-    patch.silence_deadline =
-      silenceMinutes === null ? null : silenceDeadline(current.last_event_at, now, silenceMinutes);
+    patch.silence_anchor_at = null;
+    patch.silence_deadline = null;
+  } else if (restartSilence && silenceMinutes !== null) {
+    // A fresh clock counted from the later of the last event and now (DESIGN §6). An
+    // alert already open stays open: its recovered notice still follows the next
+    // request, and no second silence alert comes before that.
+    patch.silence_anchor_at = now;
+    patch.silence_deadline = silenceDeadline(current.last_event_at, now, silenceMinutes);
   }
   return patch;
 }
