@@ -1,3 +1,6 @@
+import { createAlertScheduler } from './alerts/scheduler.js';
+import { createDeliveryWorker } from './delivery/worker.js';
+import { createRetentionSweeper } from './retention/sweeper.js';
 import type { Services } from './services.js';
 
 /** A background loop (delivery, alerts, retention): `stop()` finishes or hands back its work. */
@@ -15,6 +18,9 @@ export function createBackgroundLoops(services: Services): BackgroundLoop[] {
   const loops: BackgroundLoop[] = [];
   if (services.config.roles.has('worker')) {
     // The delivery worker, alert scheduler and retention sweeper register here.
+    loops.push(createDeliveryWorker(services));
+    loops.push(createAlertScheduler(services));
+    loops.push(createRetentionSweeper(services));
   }
   return loops;
 }

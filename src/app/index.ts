@@ -4,9 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { registerAccountRoutes } from './accounts.js';
+import { registerApiKeyRoutes } from './apiKey.js';
+import { registerAlertRoutes } from './alerts.js';
 import { checkCrossSite } from './csrf.js';
+import { registerDeliveryRoutes } from './deliveries.js';
 import { registerEndpointRoutes } from './endpoints.js';
 import { registerEventRoutes } from './events.js';
+import { registerStreamRoutes } from './stream.js';
 
 /** The dashboard's JSON API under /app/api (DESIGN §8), authenticated by session cookie. */
 export async function appApi(app: FastifyInstance, services: Services): Promise<void> {
@@ -23,6 +27,10 @@ export async function appApi(app: FastifyInstance, services: Services): Promise<
   });
   app.addHook('onRequest', async (request) => checkCrossSite(request, services.config.baseUrl));
   registerAccountRoutes(app, services);
+  registerApiKeyRoutes(app, services);
   registerEndpointRoutes(app, services);
   registerEventRoutes(app, services);
+  registerDeliveryRoutes(app, services);
+  registerAlertRoutes(app, services);
+  registerStreamRoutes(app, services);
 }

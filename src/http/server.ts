@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { registerApi } from '../api/index.js';
 import { appApi } from '../app/index.js';
 import { createCaptureHandler, isCaptureUrl } from '../capture/handler.js';
 import type { Role } from '../config.js';
 import { registerOpsRoutes } from '../ops/routes.js';
 import type { Services } from '../services.js';
 import { installErrorHandler } from './errors.js';
-import { registerLandingPage } from './landing.js';
+import { registerDashboard } from './static.js';
 
 /** Explicit limits so a slow or hostile sender cannot pin the process (DESIGN §3). */
 export const SERVER_LIMITS = {
@@ -70,8 +71,9 @@ export async function buildHttp(
   registerOpsRoutes(app, services);
   if (config.roles.has('app')) {
     await app.register((scope) => appApi(scope, services), { prefix: '/app/api' });
-    registerLandingPage(app, config.baseUrl);
+    await registerDashboard(app, config.baseUrl);
   }
+  if (config.roles.has('api')) await registerApi(app, services);
   await extensions.register?.(app, config.roles);
   return app;
 }

@@ -134,7 +134,41 @@ export interface DbAttempt {
   claimed_by: string | null;
 }
 
+/** Each notice is its own alert row (DESIGN §6). */
+export type AlertKind = 'silence' | 'silence_recovered' | 'failing' | 'failing_recovered';
+
+/** Per-channel outcome of an alert: `off` when the channel is not configured. */
+export type AlertChannelStatus = 'pending' | 'sent' | 'failed' | 'off';
+
+export interface DbAlert {
+  id: Generated<number>;
+  user_id: number;
+  /** Null once the endpoint is deleted; the name below keeps the history readable. */
+  endpoint_id: number | null;
+  endpoint_name: string;
+  kind: AlertKind;
+  created_at: number;
+  /** When the condition began: the last traffic before a silence, the first failed delivery. */
+  since: number | null;
+  /** Recovery notices: the first request after the silence, the first successful delivery. */
+  recovered_at: number | null;
+  threshold_minutes: number;
+  email_to: string | null;
+  email_status: AlertChannelStatus;
+  email_tries: Generated<number>;
+  email_error: string | null;
+  email_sent_at: number | null;
+  webhook_url: string | null;
+  webhook_status: AlertChannelStatus;
+  webhook_tries: Generated<number>;
+  webhook_error: string | null;
+  webhook_sent_at: number | null;
+  /** The outbox: when a pending channel is next tried (a lease while sending); null when done. */
+  next_try_at: number | null;
+}
+
 export interface Database {
+  alerts: DbAlert;
   users: DbUser;
   sessions: DbSession;
   api_keys: DbApiKey;

@@ -1,11 +1,15 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Store } from '../db.js';
 import { initial } from './001_initial.js';
+import { rateLimits } from './002_rate_limits.js';
+import { alerts } from './003_alerts.js';
 
 // Forward-only: a migration, once released, is never edited; a change is a new file.
 function migrationsFor(store: Store): Record<string, Migration> {
   return {
     '001_initial': initial(store.dialect),
+    '002_rate_limits': rateLimits(store.dialect),
+    '003_alerts': alerts(store.dialect),
   };
 }
 
