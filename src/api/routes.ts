@@ -4,7 +4,7 @@ import { paginate, parseIdParam, parsePageQuery } from '../events/paging.js';
 import { presentEventDetail, presentEventSummary } from '../events/present.js';
 import { notFound } from '../http/errors.js';
 import { findEndpoint, listEndpoints } from '../store/endpoints.js';
-import { findEvent, listAttempts, listEvents } from '../store/events.js';
+import { findEventWithAttempts, listEvents } from '../store/events.js';
 import { type ApiDeps, apiUser } from './auth.js';
 import { apiResponses, curlSample } from './openapi.js';
 import { EventListQuery, EventParams } from './schemas.js';
@@ -117,9 +117,9 @@ export function registerApiRoutes(scope: FastifyInstance, deps: ApiDeps, gate: G
     async (request) => {
       const user = apiUser(request);
       const { id } = request.params as { id: number };
-      const row = await findEvent(store, user.id, id);
-      if (!row) throw notFound('Event');
-      return presentEventDetail(row, await listAttempts(store, id));
+      const found = await findEventWithAttempts(store, user.id, id);
+      if (!found) throw notFound('Event');
+      return presentEventDetail(found.event, found.attempts);
     },
   );
 }

@@ -4,7 +4,7 @@ import { presentAttempt, presentEventDetail } from '../events/present.js';
 import { notFound } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { findEndpoint } from '../store/endpoints.js';
-import { findEvent, listAttempts } from '../store/events.js';
+import { findEvent, findEventWithAttempts } from '../store/events.js';
 import { parseId } from './params.js';
 import { requireUser } from './session.js';
 
@@ -31,8 +31,8 @@ export function registerDeliveryRoutes(app: FastifyInstance, services: Services)
     const event = await findEvent(store, user.id, id);
     if (!event) throw notFound('Event');
     await cancelRetries({ store, bus }, event);
-    const updated = await findEvent(store, user.id, id);
+    const updated = await findEventWithAttempts(store, user.id, id);
     if (!updated) throw notFound('Event');
-    return presentEventDetail(updated, await listAttempts(store, id));
+    return presentEventDetail(updated.event, updated.attempts);
   });
 }

@@ -4,7 +4,7 @@ import { presentEventDetail, presentEventSummary } from '../events/present.js';
 import { notFound } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { findEndpoint } from '../store/endpoints.js';
-import { findEvent, listAttempts, listEvents } from '../store/events.js';
+import { findEventWithAttempts, listEvents } from '../store/events.js';
 import { parseId } from './params.js';
 import { requireUser } from './session.js';
 
@@ -28,8 +28,8 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
   app.get('/events/:id', async (request) => {
     const user = await requireUser(services, request);
     const id = parseId(request.params, 'id');
-    const row = await findEvent(store, user.id, id);
-    if (!row) throw notFound('Event');
-    return presentEventDetail(row, await listAttempts(store, id));
+    const found = await findEventWithAttempts(store, user.id, id);
+    if (!found) throw notFound('Event');
+    return presentEventDetail(found.event, found.attempts);
   });
 }

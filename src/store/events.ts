@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Store } from './db.js';
+import type { Db, Store } from './db.js';
 import type { DbAttempt, DbEvent } from './schema.js';
 
 export type EventRow = Selectable<DbEvent>;
@@ -82,14 +82,35 @@ export async function findEvent(
     .executeTakeFirst();
 }
 
-/** Every attempt of an event, by number. */
-export async function listAttempts(store: Store, eventId: number): Promise<AttemptRow[]> {
-  return store.db
-    .selectFrom('attempts')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .orderBy('attempt', 'asc')
-    .execute();
+/**
+ * An event with every attempt, read in one snapshot: the delivery worker updates the
+ * attempt and the event's `forward_status` together, and two separate reads could show
+ * one without the other.
+ */
+export async function findEventWithAttempts(
+  store: Store,
+  userId: number,
+  id: number,
+): Promise<{ event: EventRow; attempts: AttemptRow[] } | undefined> {
+  const read = async (db: Db) => {
+    const event = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!event) return undefined;
+    const attempts = await db
+      .selectFrom('attempts')
+      .selectAll()
+      .where('event_id', '=', id)
+      .orderBy('attempt', 'asc')
+      .execute();
+    return { event, attempts };
+  };
+  return store.dialect === 'postgres'
+    ? store.db.transaction().setIsolationLevel('repeatable read').execute(read)
+    : store.db.transaction().execute(read);
 }
 
 /** Rows stored for an endpoint (benchmarks and checks; the API never counts events). */
