@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,15 @@ export interface Child {
   url: string;
   child: ChildProcess;
   stop(): Promise<void>;
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function cpuSeconds(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / 100; // USER_HZ is 100 on Linux
 }
 
 function waitFor(child: ChildProcess, match: (line: string) => string | null): Promise<string> {
