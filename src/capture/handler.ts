@@ -133,7 +133,11 @@ export function createCaptureHandler(deps: CaptureDeps) {
           firstAttemptUrl = buildTargetUrl(target.forwarding_url, parsed.path, parsed.queryString);
         }
       }
-      const contentType = req.headers['content-type'] ?? null;
+      // From the raw pairs: touching req.headers would build a header object per request.
+      const contentType =
+        headers.find(
+          ([name]) => name.length === 12 && name.toLowerCase() === 'content-type',
+        )?.[1] ?? null;
       const id = await writer.submit({
         endpointId: target.id,
         userId: target.user_id,

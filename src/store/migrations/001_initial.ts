@@ -110,7 +110,6 @@ export function initial(dialect: Dialect) {
         .on('events')
         .columns(['user_id', 'received_at', 'id'])
         .execute();
-      await db.schema.createIndex('events_received').on('events').column('received_at').execute();
 
       await db.schema
         .createTable('attempts')
