@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { Store } from './db.js';
+import type { Db, Store } from './db.js';
 import type { ForwardStatus, SignatureKey, SignatureLabel, SignatureReason } from './schema.js';
 
 export interface CapturedEvent {
@@ -136,8 +136,54 @@ function perEndpoint(items: CapturedEvent[]): Array<[number, { count: number; la
 
 const DEADLOCK_OR_SERIALIZATION = new Set(['40P01', '40001']);
 
+// A statement carries its batch's bodies in one binary parameter (pg sends a Buffer as
+// bytes; a bytea[] would travel hex-encoded, twice the size, and be parsed as text).
+// Larger batches are split into several statements in one transaction.
+const MAX_STATEMENT_BODY_BYTES = 64 * 1024 * 1024;
+
+function splitByBodyBytes(items: CapturedEvent[]): CapturedEvent[][] {
+  const groups: CapturedEvent[][] = [];
+  let current: CapturedEvent[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    if (current.length > 0 && bytes + item.body.length > MAX_STATEMENT_BODY_BYTES) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += item.body.length;
+  }
+  groups.push(current);
+  return groups;
+}
+
 async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<number[]> {
+  const groups = splitByBodyBytes(items);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (groups.length === 1) return await insertPostgresStatement(store.db, items);
+      return await store.db.transaction().execute(async (trx) => {
+        const ids: number[] = [];
+        for (const group of groups) ids.push(...(await insertPostgresStatement(trx, group)));
+        return ids;
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || !code || !DEADLOCK_OR_SERIALIZATION.has(code)) throw error;
+    }
+  }
+}
+
+async function insertPostgresStatement(db: Db, items: CapturedEvent[]): Promise<number[]> {
   const column = <T>(pick: (e: CapturedEvent) => T) => items.map(pick);
+  const bodies = Buffer.concat(items.map((e) => e.body));
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const e of items) {
+    offsets.push(offset);
+    offset += e.body.length;
+  }
   // Ids are drawn from the sequence in batch order, so the answer maps back by position.
   // The endpoint rows are locked in id order first, so batches from several instances
   // that touch the same endpoints cannot deadlock.
@@ -148,13 +194,15 @@ async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<num
         ${column((e) => e.endpointId)}::bigint[], ${column((e) => e.userId)}::bigint[],
         ${column((e) => e.method)}::text[], ${column((e) => e.path)}::text[],
         ${column((e) => e.queryString)}::text[], ${column((e) => e.headers)}::text[],
-        ${column((e) => e.body)}::bytea[], ${column((e) => e.size)}::bigint[],
+        ${offsets}::integer[], ${column((e) => e.body.length)}::integer[],
+        ${column((e) => e.size)}::bigint[],
         ${column((e) => e.contentType)}::text[], ${column((e) => e.sourceIp)}::text[],
         ${column((e) => e.receivedAt)}::bigint[], ${column((e) => (e.truncated ? 1 : 0))}::integer[],
         ${column((e) => e.signature)}::text[], ${column((e) => e.signatureReason)}::text[],
         ${column((e) => e.signatureKey)}::text[], ${column((e) => e.forwardStatus)}::text[],
         ${column((e) => e.firstAttemptUrl)}::text[]
-      ) with ordinality as t(endpoint_id, user_id, method, path, query_string, headers, body, size,
+      ) with ordinality as t(endpoint_id, user_id, method, path, query_string, headers,
+        body_offset, body_length, size,
         content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
         forward_status, first_url, ord)
     ),
@@ -162,7 +210,8 @@ async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<num
       insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
         content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
         forward_status)
-      select id, endpoint_id, user_id, method, path, query_string, headers, body, size,
+      select id, endpoint_id, user_id, method, path, query_string, headers,
+        substring(${bodies}::bytea from body_offset + 1 for body_length), size,
         content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
         forward_status
       from input
@@ -189,13 +238,6 @@ async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<num
       where e.id = c.endpoint_id and e.id in (select id from locked)
     )
     select id from input order by ord`;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await query.execute(store.db);
-      return result.rows.map((r) => Number(r.id));
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (attempt >= 3 || !code || !DEADLOCK_OR_SERIALIZATION.has(code)) throw error;
-    }
-  }
+  const result = await query.execute(db);
+  return result.rows.map((r) => Number(r.id));
 }
