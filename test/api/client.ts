@@ -63,33 +63,7 @@ export function rateHeaders(answer: ApiAnswer) {
   };
 }
 
-/** An event as the capture path stores it (plain text body, forwarding off). */
-export function capturedEvent(
-  endpointId: number,
-  userId: number,
-  receivedAt: number,
-  body = 'x',
-): CapturedEvent {
-  return {
-    endpointId,
-    userId,
-    method: 'POST',
-    path: '',
-    queryString: '',
-    headers: JSON.stringify([['content-type', 'text/plain']]),
-    body: Buffer.from(body),
-    size: Buffer.byteLength(body),
-    contentType: 'text/plain',
-    sourceIp: '127.0.0.1',
-    receivedAt,
-    truncated: false,
-    signature: null,
-    signatureReason: null,
-    signatureKey: null,
-    forwardStatus: null,
-    firstAttemptUrl: null,
-  };
-}
+export { capturedEvent } from '../helpers/events.js';
 
 /**
  * Stores events straight through the capture store function, so these suites test the

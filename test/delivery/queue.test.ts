@@ -11,11 +11,12 @@ import {
   recordAttemptResults,
   releaseExpiredLeases,
 } from '../../src/store/attempts.js';
-import { type CapturedEvent, insertCapturedEvents } from '../../src/store/capture.js';
+import { insertCapturedEvents } from '../../src/store/capture.js';
 import { type Store, openStore } from '../../src/store/db.js';
 import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
 import { createUser } from '../../src/store/users.js';
 import { describeEachDialect } from '../helpers/db.js';
+import { capturedEvent } from '../helpers/events.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0) * 1000;
 const LEASE = 120_000_000;
@@ -43,25 +44,14 @@ async function captureEvents(
   count: number,
   receivedAt = T0,
 ): Promise<number[]> {
-  const items: CapturedEvent[] = Array.from({ length: count }, (_, i) => ({
-    endpointId: target.endpointId,
-    userId: target.userId,
-    method: 'POST',
-    path: '',
-    queryString: '',
-    headers: '[]',
-    body: Buffer.from(`{"i":${i}}`),
-    size: 8,
-    contentType: 'application/json',
-    sourceIp: '127.0.0.1',
-    receivedAt,
-    truncated: false,
-    signature: null,
-    signatureReason: null,
-    signatureKey: null,
-    forwardStatus: 'pending',
-    firstAttemptUrl: 'http://receiver.test/hook',
-  }));
+  const items = Array.from({ length: count }, (_, i) =>
+    capturedEvent(target.endpointId, target.userId, receivedAt, `{"i":${i}}`, {
+      headers: '[]',
+      contentType: 'application/json',
+      forwardStatus: 'pending',
+      firstAttemptUrl: 'http://receiver.test/hook',
+    }),
+  );
   return insertCapturedEvents(store, items);
 }
 

@@ -1,33 +1,7 @@
 import { expect, it } from 'vitest';
-import { type CapturedEvent, insertCapturedEvents } from '../../src/store/capture.js';
+import { insertCapturedEvents } from '../../src/store/capture.js';
 import { describeEachDialect } from '../helpers/db.js';
-
-function event(
-  endpointId: number,
-  userId: number,
-  body: Buffer,
-  receivedAt: number,
-): CapturedEvent {
-  return {
-    endpointId,
-    userId,
-    method: 'POST',
-    path: '',
-    queryString: '',
-    headers: JSON.stringify([['Content-Type', 'application/octet-stream']]),
-    body,
-    size: body.length,
-    contentType: 'application/octet-stream',
-    sourceIp: '127.0.0.1',
-    receivedAt,
-    truncated: false,
-    signature: null,
-    signatureReason: null,
-    signatureKey: null,
-    forwardStatus: null,
-    firstAttemptUrl: null,
-  };
-}
+import { capturedEvent } from '../helpers/events.js';
 
 describeEachDialect('group-commit insert', (ctx) => {
   it('stores a batch whose bodies add up to more than one statement carries, byte for byte', async () => {
@@ -51,7 +25,7 @@ describeEachDialect('group-commit insert', (ctx) => {
     bodies[0]![123] = 0x01;
     const ids = await insertCapturedEvents(
       store,
-      bodies.map((b, i) => event(endpoint.id, user.id, b, 1_000_000 + i)),
+      bodies.map((b, i) => capturedEvent(endpoint.id, user.id, 1_000_000 + i, b)),
     );
     expect(ids).toHaveLength(4);
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
