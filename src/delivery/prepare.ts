@@ -1,4 +1,4 @@
-import type { AttemptRow, DeliveryPayload } from '../store/attempts.js';
+import type { AttemptRow, DeliveryPayload } from '../store/attempts/index.js';
 import { type HeaderPairs, outboundHeaders } from './headers.js';
 import type { OutboundRequest } from './send.js';
 import { buildTargetUrl } from './targetUrl.js';

@@ -1,7 +1,11 @@
 import { HttpError, badRequest } from '../http/errors.js';
 import type { Bus } from '../store/bus.js';
 import type { Store } from '../store/db.js';
-import { type AttemptRow, cancelEventRetries, insertReplayAttempt } from '../store/attempts.js';
+import {
+  type AttemptRow,
+  cancelEventRetries,
+  insertReplayAttempt,
+} from '../store/attempts/index.js';
 import type { EventRow } from '../store/events.js';
 import { buildTargetUrl } from './targetUrl.js';
 import { targetUrlProblem } from './validateTarget.js';

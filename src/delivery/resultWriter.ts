@@ -5,7 +5,7 @@ import {
   type ReleasedAttempt,
   recordAttemptResults,
   releaseClaims,
-} from '../store/attempts.js';
+} from '../store/attempts/index.js';
 import type { Store } from '../store/db.js';
 import { retryOffsetMicros } from './schedule.js';
 

@@ -6,9 +6,7 @@ import { MICROS_PER_SECOND } from '../clock.js';
 import type { BackgroundLoop } from '../loops.js';
 import type { Services } from '../services.js';
 import {
-  type ClaimCandidate,
   type ClaimedAttempt,
-  type DeliveryPayload,
   type RecordedResult,
   type ReleasedAttempt,
   claimDueAttempts,
@@ -16,14 +14,14 @@ import {
   loadDeliveryPayloads,
   nextScheduledAt,
   releaseExpiredLeases,
-} from '../store/attempts.js';
-import { judgeOutcome } from './outcome.js';
-import { attemptTarget, prepareRequest } from './prepare.js';
+} from '../store/attempts/index.js';
+import { type Ready, deliverAttempt } from './deliverAttempt.js';
+import { chooseCandidates, saturatedEndpoints } from './hostRoom.js';
 import { ResultWriter } from './resultWriter.js';
 import { AttemptUpdates } from './updates.js';
-import { type SendOutcome, sendRequest } from './send.js';
 import { DeliveryLanes, PREFETCH, destinationOf } from './slots.js';
-import { checkTargetUrl, createGuardedAgent } from './ssrf.js';
+import { createGuardedAgent } from './ssrf.js';
+import { WakeTimer } from './wakeTimer.js';
 
 export interface DeliveryWorkerOptions {
   /** The safety-net poll; wake-ups and timers do the real work. Default 1000 ms. */
@@ -38,18 +36,8 @@ export interface DeliveryWorkerOptions {
   lookup?: LookupFunction;
 }
 
-/** A claimed attempt with what it sends, waiting for a slot. */
-interface Ready {
-  claim: ClaimedAttempt;
-  payload: DeliveryPayload;
-  token: string;
-}
-
 // Bounds one claim statement.
 const MAX_CLAIM = 500;
-// Endpoints of saturated hosts left out of a claim, by id; beyond this many their
-// attempts are seen by a claim and turned away there instead.
-const MAX_SKIPPED = 1000;
 
 /**
  * The delivery worker (DESIGN §5): claims due attempts, sends them, records the outcome.
@@ -82,7 +70,7 @@ export class DeliveryWorker implements BackgroundLoop {
   /** The last look past saturated hosts found nothing due. */
   private onlySaturatedDue = false;
   private poll: NodeJS.Timeout | null = null;
-  private timer: { at: number; handle: NodeJS.Timeout } | null = null;
+  private readonly timer: WakeTimer;
 
   constructor(
     private readonly services: Services,
@@ -90,6 +78,7 @@ export class DeliveryWorker implements BackgroundLoop {
   ) {
     const { config } = services;
     this.lanes = new DeliveryLanes(config.deliveryConcurrency, config.deliveryPerHost);
+    this.timer = new WakeTimer(options.pollIntervalMs ?? 1000, () => void this.wake());
     this.agent = createGuardedAgent({
       allowPrivateTargets: config.allowPrivateTargets,
       connectTimeoutMs: options.connectTimeoutMs,
@@ -156,7 +145,7 @@ export class DeliveryWorker implements BackgroundLoop {
     this.stopped = true;
     for (const off of this.unsubscribe.splice(0)) off();
     if (this.poll) clearInterval(this.poll);
-    if (this.timer) clearTimeout(this.timer.handle);
+    this.timer.cancel();
     await this.running;
     // Claimed but not started: straight back to the queue. In flight: a moment to
     // finish, then handed back unrecorded (another instance, or this one after a
@@ -228,7 +217,7 @@ export class DeliveryWorker implements BackgroundLoop {
         this.backlog = true;
         return;
       }
-      const skipEndpoints = this.saturatedEndpoints();
+      const skipEndpoints = saturatedEndpoints(this.lanes, this.endpointHosts);
       if (skipEndpoints.length > 0) {
         // Attempts of saturated hosts were left out unseen: look again when a slot frees.
         this.backlog = true;
@@ -248,7 +237,7 @@ export class DeliveryWorker implements BackgroundLoop {
         skipEndpoints,
         choose: (candidates) => {
           seen = candidates.length;
-          return this.choose(candidates, room);
+          return chooseCandidates(candidates, room, this.lanes, this.endpointHosts);
         },
       });
       if (seen === 0 && skipEndpoints.length > 0) this.onlySaturatedDue = true;
@@ -259,48 +248,13 @@ export class DeliveryWorker implements BackgroundLoop {
     if (!this.backlog) await this.armTimer();
   }
 
-  /** Takes candidates in due order while this worker's global and per-host room allow. */
-  private choose(candidates: ClaimCandidate[], room: number): number[] {
-    const taken = new Map<string, number>();
-    const ids: number[] = [];
-    for (const c of candidates) {
-      if (ids.length >= room) break;
-      const host = destinationOf(c.trigger === 'replay' ? c.target_url : c.forwarding_url);
-      if (c.trigger === 'auto') this.endpointHosts.set(c.endpoint_id, host);
-      const already = taken.get(host) ?? 0;
-      if (this.lanes.hostClaimRoom(host) - already <= 0) continue;
-      taken.set(host, already + 1);
-      ids.push(c.id);
-    }
-    return ids;
-  }
-
-  private saturatedEndpoints(): number[] {
-    const ids: number[] = [];
-    for (const [endpointId, host] of this.endpointHosts) {
-      if (this.lanes.hostClaimRoom(host) > 0) continue;
-      ids.push(endpointId);
-      if (ids.length >= MAX_SKIPPED) break;
-    }
-    return ids;
-  }
-
   /** A timer for the next attempt due before the next poll would find it. */
   private async armTimer(): Promise<void> {
     const { store, clock } = this.services;
     const now = clock.nowMicros();
     const at = await nextScheduledAt(store, now);
     if (at === null || this.stopped) return;
-    const delayMs = Math.ceil((at - now) / 1000);
-    if (delayMs >= (this.options.pollIntervalMs ?? 1000)) return;
-    if (this.timer && this.timer.at <= at) return;
-    if (this.timer) clearTimeout(this.timer.handle);
-    const handle = setTimeout(() => {
-      this.timer = null;
-      void this.wake();
-    }, delayMs);
-    handle.unref();
-    this.timer = { at, handle };
+    this.timer.arm(at, now);
   }
 
   /** Claimed attempts wait in their host's line, with what they send, until a slot frees. */
@@ -329,7 +283,12 @@ export class DeliveryWorker implements BackgroundLoop {
     for (const { host, item } of this.lanes.startable()) {
       const id = item.claim.row.id;
       const abort = new AbortController();
-      const done = this.deliver(item, abort.signal)
+      const done = deliverAttempt(item, abort.signal, {
+        services: this.services,
+        agent: this.agent,
+        writer: this.writer,
+        totalTimeoutMs: this.options.totalTimeoutMs,
+      })
         .catch((error: unknown) =>
           this.services.logger.error({ err: error, attempt: id }, 'delivery failed'),
         )
@@ -341,54 +300,6 @@ export class DeliveryWorker implements BackgroundLoop {
         });
       this.sends.set(id, { abort, done });
     }
-  }
-
-  private async deliver({ claim, payload, token }: Ready, signal: AbortSignal): Promise<void> {
-    const { row } = claim;
-    const target = attemptTarget(row, claim.forwardingUrl, payload);
-    let outcome: SendOutcome;
-    const refused =
-      target === null
-        ? 'the endpoint has no forwarding URL any more'
-        : checkTargetUrl(target, this.services.config.allowPrivateTargets);
-    if (refused !== null || target === null) {
-      outcome = {
-        statusCode: null,
-        responseHeaders: null,
-        responseBody: null,
-        error: refused,
-        durationMs: 0,
-        abandoned: false,
-      };
-    } else {
-      outcome = await sendRequest(this.agent, prepareRequest(row, payload, target), {
-        totalTimeoutMs: this.options.totalTimeoutMs,
-        signal,
-      });
-    }
-    if (outcome.abandoned) {
-      this.writer.handBack(row.id, token);
-      return;
-    }
-    const verdict = judgeOutcome(outcome);
-    this.services.metrics.attempts.inc({ outcome: verdict.state });
-    this.writer.record({
-      attemptId: row.id,
-      claimToken: token,
-      eventId: row.event_id,
-      endpointId: row.endpoint_id,
-      trigger: row.trigger,
-      autoSeq: row.auto_seq,
-      state: verdict.state,
-      targetUrl: target ?? row.target_url ?? '',
-      finishedAt: this.services.clock.nowMicros(),
-      durationMs: outcome.durationMs,
-      statusCode: outcome.statusCode,
-      error: verdict.error,
-      responseHeaders:
-        outcome.responseHeaders === null ? null : JSON.stringify(outcome.responseHeaders),
-      responseBody: outcome.responseBody,
-    });
   }
 
   private onRecorded(recorded: RecordedResult[]): void {

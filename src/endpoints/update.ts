@@ -7,7 +7,7 @@ import {
   findEndpoint,
   updateEndpoint,
 } from '../store/endpoints.js';
-import { cancelScheduledForEndpoint } from '../store/attempts.js';
+import { cancelScheduledForEndpoint } from '../store/attempts/index.js';
 import type { EndpointChanges } from './changes.js';
 
 export interface UpdateContext {

@@ -10,7 +10,7 @@ import {
   insertReplayAttempt,
   recordAttemptResults,
   releaseExpiredLeases,
-} from '../../src/store/attempts.js';
+} from '../../src/store/attempts/index.js';
 import { insertCapturedEvents } from '../../src/store/capture.js';
 import { type Store, openStore } from '../../src/store/db.js';
 import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';

@@ -1,0 +1,153 @@
+import { type Store, writeTransaction } from '../db.js';
+import type { AttemptTrigger, ForwardStatus } from '../schema.js';
+import { recordEndpointOutcomes } from './endpointOutcomes.js';
+import { unique } from './shared.js';
+
+export interface AttemptResult {
+  attemptId: number;
+  claimToken: string;
+  eventId: number;
+  endpointId: number;
+  trigger: AttemptTrigger;
+  autoSeq: number | null;
+  state: 'succeeded' | 'failed';
+  /** Where it actually went: an automatic attempt follows a changed forwarding URL. */
+  targetUrl: string;
+  finishedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** JSON text: [[name, value], …]. */
+  responseHeaders: string | null;
+  responseBody: Buffer | null;
+}
+
+export interface RecordedResult {
+  result: AttemptResult;
+  /** The automatic attempt scheduled after this failure, if any. */
+  next: { id: number; attempt: number; scheduledAt: number } | null;
+}
+
+/**
+ * Records finished attempts in one transaction (a batch, so the commit is paid once):
+ * the attempt row, the event's `forward_status`, the next automatic attempt after a
+ * failure (`nextOffset(autoSeq)` from the end of this one), and the endpoint's
+ * forwarding-failing record (DESIGN §5/§6). A result whose claim was lost (its lease
+ * ran out and another worker took the row) is dropped: that worker records it.
+ */
+export async function recordAttemptResults(
+  store: Store,
+  results: AttemptResult[],
+  nextOffset: (autoSeq: number) => number,
+): Promise<RecordedResult[]> {
+  if (results.length === 0) return [];
+  return writeTransaction(store, async (trx) => {
+    const autoEndpoints = unique(
+      results.filter((r) => r.trigger === 'auto').map((r) => r.endpointId),
+    );
+    if (store.dialect === 'postgres' && autoEndpoints.length > 0) {
+      await trx
+        .selectFrom('endpoints')
+        .select('id')
+        .where('id', 'in', autoEndpoints)
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
+    }
+
+    const recorded: AttemptResult[] = [];
+    for (const r of [...results].sort((a, b) => a.attemptId - b.attemptId)) {
+      const updated = await trx
+        .updateTable('attempts')
+        .set({
+          state: r.state,
+          target_url: r.targetUrl,
+          finished_at: r.finishedAt,
+          duration_ms: r.durationMs,
+          status_code: r.statusCode,
+          error: r.error,
+          response_headers: r.responseHeaders,
+          response_body: r.responseBody,
+          lease_expires_at: null,
+        })
+        .where('id', '=', r.attemptId)
+        .where('state', '=', 'in_flight')
+        .where('claimed_by', '=', r.claimToken)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1) recorded.push(r);
+    }
+
+    const auto = recorded.filter((r) => r.trigger === 'auto');
+    const nextByAttempt = new Map<number, RecordedResult['next']>();
+    if (auto.length > 0) {
+      const eventIds = unique(auto.map((r) => r.eventId));
+      let statusQuery = trx
+        .selectFrom('events')
+        .select(['id', 'forward_status'])
+        .where('id', 'in', eventIds)
+        .orderBy('id');
+      // Numbering the next attempt and reading the status must not race a replay or a cancel.
+      if (store.dialect === 'postgres') statusQuery = statusQuery.forNoKeyUpdate();
+      const status = new Map<number, ForwardStatus | null>(
+        (await statusQuery.execute()).map((e) => [e.id, e.forward_status]),
+      );
+      const delivered: number[] = [];
+      const retrying: number[] = [];
+      for (const r of auto) {
+        if (r.state === 'succeeded') {
+          delivered.push(r.eventId);
+          status.set(r.eventId, 'delivered');
+          continue;
+        }
+        const current = status.get(r.eventId);
+        // Cancelled (or delivered by an overlapping attempt) while this one was out.
+        if (current !== 'pending' && current !== 'retrying') continue;
+        const last = await trx
+          .selectFrom('attempts')
+          .select((eb) => eb.fn.max('attempt').as('n'))
+          .where('event_id', '=', r.eventId)
+          .executeTakeFirst();
+        const autoSeq = (r.autoSeq ?? 1) + 1;
+        const scheduledAt = r.finishedAt + nextOffset(autoSeq);
+        const attempt = Number(last?.n ?? 0) + 1;
+        const inserted = await trx
+          .insertInto('attempts')
+          .values({
+            event_id: r.eventId,
+            endpoint_id: r.endpointId,
+            attempt,
+            auto_seq: autoSeq,
+            trigger: 'auto',
+            target_url: r.targetUrl,
+            state: 'scheduled',
+            scheduled_at: scheduledAt,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        nextByAttempt.set(r.attemptId, { id: inserted.id, attempt, scheduledAt });
+        retrying.push(r.eventId);
+        status.set(r.eventId, 'retrying');
+      }
+      if (delivered.length > 0) {
+        await trx
+          .updateTable('events')
+          .set({ forward_status: 'delivered' })
+          .where('id', 'in', unique(delivered))
+          .execute();
+      }
+      if (retrying.length > 0) {
+        await trx
+          .updateTable('events')
+          .set({ forward_status: 'retrying' })
+          .where('id', 'in', unique(retrying))
+          .where('forward_status', '=', 'pending')
+          .execute();
+      }
+      await recordEndpointOutcomes(trx, auto);
+    }
+    return recorded.map((result) => ({
+      result,
+      next: nextByAttempt.get(result.attemptId) ?? null,
+    }));
+  });
+}
