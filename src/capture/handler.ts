@@ -4,11 +4,10 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { buildTargetUrl } from '../delivery/targetUrl.js';
 import type { Metrics } from '../ops/metrics.js';
-import type { CapturedEvent } from '../store/capture.js';
 import type { ForwardStatus } from '../store/schema.js';
-import { verifyWithRotation } from '../verify/index.js';
 import type { CaptureTarget, EndpointCache } from './endpointCache.js';
 import type { CaptureWriter } from './groupCommit.js';
+import type { SignatureCheck } from './label.js';
 import { readBody } from './readBody.js';
 
 export interface CaptureDeps {
@@ -70,32 +69,25 @@ function send(
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function label(
+/** The signature check to run in the commit, or null when the endpoint verifies nothing. */
+function signatureCheck(
   target: CaptureTarget,
   headers: Array<[string, string]>,
-  body: Buffer,
   now: number,
   toleranceSeconds: number,
-): Pick<CapturedEvent, 'signature' | 'signatureReason' | 'signatureKey'> {
-  if (target.verify_scheme === null) {
-    return { signature: null, signatureReason: null, signatureKey: null };
-  }
+): SignatureCheck | null {
+  if (target.verify_scheme === null) return null;
   const previousLive =
     target.previous_secret_expires_at !== null && target.previous_secret_expires_at > now;
-  const result = verifyWithRotation(
-    target.verify_scheme,
-    {
-      current: target.signing_secret,
-      previous: previousLive ? target.previous_signing_secret : null,
-    },
-    { signatureHeader: target.signature_header, toleranceSeconds },
+  return {
+    scheme: target.verify_scheme,
+    current: target.signing_secret,
+    previous: previousLive ? target.previous_signing_secret : null,
+    signatureHeader: target.signature_header,
+    toleranceSeconds,
     headers,
-    body,
-    Math.floor(now / 1_000_000),
-  );
-  return result.label === 'valid'
-    ? { signature: 'valid', signatureReason: null, signatureKey: result.key }
-    : { signature: 'invalid', signatureReason: result.reason, signatureKey: null };
+    nowSeconds: Math.floor(now / 1_000_000),
+  };
 }
 
 /**
@@ -122,11 +114,11 @@ export function createCaptureHandler(deps: CaptureDeps) {
       }
       const { body, size, truncated } = await readBody(req, config.maxBodyBytes);
       const headers = pairs(req.rawHeaders);
-      const signature = label(target, headers, body, receivedAt, config.signatureToleranceSeconds);
+      // Forwarding as if the signature holds; the commit revokes it for an invalid label.
       let forwardStatus: ForwardStatus | null = null;
       let firstAttemptUrl: string | null = null;
       if (target.forwarding_url !== null) {
-        if (signature.signature === 'invalid' || truncated) {
+        if (truncated) {
           forwardStatus = 'not_forwarded';
         } else {
           forwardStatus = 'pending';
@@ -151,9 +143,12 @@ export function createCaptureHandler(deps: CaptureDeps) {
         sourceIp: sourceIp(req, config.trustProxy),
         receivedAt,
         truncated,
-        ...signature,
+        signature: null,
+        signatureReason: null,
+        signatureKey: null,
         forwardStatus,
         firstAttemptUrl,
+        check: signatureCheck(target, headers, receivedAt, config.signatureToleranceSeconds),
       });
       send(res, 200, `{"ok":true,"event_id":${id}}`);
       metrics.captures.inc({ outcome: 'stored' });
