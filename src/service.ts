@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { EndpointCache } from './capture/endpointCache.js';
 import { type CommitBatch, CaptureWriter } from './capture/groupCommit.js';
-import { finishCapture } from './capture/label.js';
-import { SqliteCaptureThread } from './capture/sqliteWriter.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { buildHttp } from './http/server.js';
@@ -12,6 +10,7 @@ import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
 import { openBus } from './store/bus.js';
 import { insertCapturedEvents } from './store/capture.js';
+import { SqliteCaptureThread } from './store/captureWriterThread.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 
@@ -56,7 +55,7 @@ export async function startService(
   const captureThread = store.sqlite ? new SqliteCaptureThread(config.databaseUrl) : null;
   const commit: CommitBatch = captureThread
     ? (events) => captureThread.commit(events)
-    : (events) => insertCapturedEvents(store, events.map(finishCapture));
+    : (events) => insertCapturedEvents(store, events);
   const captureWriter = new CaptureWriter(commit, {
     maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events }) => {

@@ -1,18 +1,18 @@
-import type { PendingCapture } from './label.js';
+import type { CapturedEvent } from '../store/capture.js';
 
 interface Pending {
-  event: PendingCapture;
+  event: CapturedEvent;
   resolve(id: number): void;
   reject(error: unknown): void;
 }
 
 export interface CommittedBatch {
-  events: PendingCapture[];
+  events: CapturedEvent[];
   ids: number[];
 }
 
 /** Commits a batch in one transaction and returns the ids in batch order. */
-export type CommitBatch = (events: PendingCapture[]) => Promise<number[]>;
+export type CommitBatch = (events: CapturedEvent[]) => Promise<number[]>;
 
 /**
  * Group commit (DESIGN §3). Captures queue here; a transaction takes everything queued
@@ -38,7 +38,7 @@ export class CaptureWriter {
     } = {},
   ) {}
 
-  submit(event: PendingCapture): Promise<number> {
+  submit(event: CapturedEvent): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
       this.schedule();

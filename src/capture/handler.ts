@@ -4,10 +4,11 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { buildTargetUrl } from '../delivery/targetUrl.js';
 import type { Metrics } from '../ops/metrics.js';
+import type { CapturedEvent } from '../store/capture.js';
 import type { ForwardStatus } from '../store/schema.js';
+import { verifyWithRotation } from '../verify/index.js';
 import type { CaptureTarget, EndpointCache } from './endpointCache.js';
 import type { CaptureWriter } from './groupCommit.js';
-import type { SignatureCheck } from './label.js';
 import { readBody } from './readBody.js';
 
 export interface CaptureDeps {
@@ -69,25 +70,32 @@ function send(
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-/** The signature check to run in the commit, or null when the endpoint verifies nothing. */
-function signatureCheck(
+function label(
   target: CaptureTarget,
   headers: Array<[string, string]>,
+  body: Buffer,
   now: number,
   toleranceSeconds: number,
-): SignatureCheck | null {
-  if (target.verify_scheme === null) return null;
+): Pick<CapturedEvent, 'signature' | 'signatureReason' | 'signatureKey'> {
+  if (target.verify_scheme === null) {
+    return { signature: null, signatureReason: null, signatureKey: null };
+  }
   const previousLive =
     target.previous_secret_expires_at !== null && target.previous_secret_expires_at > now;
-  return {
-    scheme: target.verify_scheme,
-    current: target.signing_secret,
-    previous: previousLive ? target.previous_signing_secret : null,
-    signatureHeader: target.signature_header,
-    toleranceSeconds,
+  const result = verifyWithRotation(
+    target.verify_scheme,
+    {
+      current: target.signing_secret,
+      previous: previousLive ? target.previous_signing_secret : null,
+    },
+    { signatureHeader: target.signature_header, toleranceSeconds },
     headers,
-    nowSeconds: Math.floor(now / 1_000_000),
-  };
+    body,
+    Math.floor(now / 1_000_000),
+  );
+  return result.label === 'valid'
+    ? { signature: 'valid', signatureReason: null, signatureKey: result.key }
+    : { signature: 'invalid', signatureReason: result.reason, signatureKey: null };
 }
 
 /**
@@ -114,11 +122,11 @@ export function createCaptureHandler(deps: CaptureDeps) {
       }
       const { body, size, truncated } = await readBody(req, config.maxBodyBytes);
       const headers = pairs(req.rawHeaders);
-      // Forwarding as if the signature holds; the commit revokes it for an invalid label.
+      const signature = label(target, headers, body, receivedAt, config.signatureToleranceSeconds);
       let forwardStatus: ForwardStatus | null = null;
       let firstAttemptUrl: string | null = null;
       if (target.forwarding_url !== null) {
-        if (truncated) {
+        if (signature.signature === 'invalid' || truncated) {
           forwardStatus = 'not_forwarded';
         } else {
           forwardStatus = 'pending';
@@ -143,12 +151,9 @@ export function createCaptureHandler(deps: CaptureDeps) {
         sourceIp: sourceIp(req, config.trustProxy),
         receivedAt,
         truncated,
-        signature: null,
-        signatureReason: null,
-        signatureKey: null,
+        ...signature,
         forwardStatus,
         firstAttemptUrl,
-        check: signatureCheck(target, headers, receivedAt, config.signatureToleranceSeconds),
       });
       send(res, 200, `{"ok":true,"event_id":${id}}`);
       metrics.captures.inc({ outcome: 'stored' });

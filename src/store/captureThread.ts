@@ -2,13 +2,12 @@
 // the main thread every commit (and its fsync) would stop the server from reading the
 // next requests. Here the main thread keeps parsing while this thread commits a batch.
 import { parentPort, workerData } from 'node:worker_threads';
-import { commitSqliteBatch } from '../store/capture.js';
-import { openSqliteConnection } from '../store/db.js';
-import { finishCapture, type PendingCapture } from './label.js';
+import { type CapturedEvent, commitSqliteBatch } from './capture.js';
+import { openSqliteConnection } from './db.js';
 
 export interface CaptureRequest {
   seq: number;
-  items: PendingCapture[];
+  items: CapturedEvent[];
 }
 
 export type CaptureReply =
@@ -23,11 +22,7 @@ port.on('message', ({ seq, items }: CaptureRequest) => {
     for (const item of items) {
       item.body = Buffer.from(item.body.buffer, item.body.byteOffset, item.body.byteLength);
     }
-    // Labelled here, in the thread that commits: the HMAC costs the reading thread nothing.
-    port.postMessage({
-      seq,
-      ids: commitSqliteBatch(db, items.map(finishCapture)),
-    } satisfies CaptureReply);
+    port.postMessage({ seq, ids: commitSqliteBatch(db, items) } satisfies CaptureReply);
   } catch (error) {
     const { message, code } = error as { message: string; code?: string };
     port.postMessage({ seq, error: { message, code } } satisfies CaptureReply);

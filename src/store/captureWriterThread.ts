@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { sqlitePath } from '../store/db.js';
-import type { PendingCapture } from './label.js';
-import type { CaptureReply, CaptureRequest } from './writerThread.js';
+import type { CapturedEvent } from './capture.js';
+import type { CaptureReply, CaptureRequest } from './captureThread.js';
+import { sqlitePath } from './db.js';
 
 /**
  * The main thread's side of the SQLite capture thread: `commit(items)` resolves with
@@ -20,11 +20,11 @@ export class SqliteCaptureThread {
     const workerData = { file: sqlitePath(url) };
     if (import.meta.url.endsWith('.ts')) {
       // Tests run the TypeScript sources: the thread registers the same loader first.
-      const entry = new URL('./writerThread.ts', import.meta.url).href;
+      const entry = new URL('./captureThread.ts', import.meta.url).href;
       const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
       this.worker = new Worker(boot, { eval: true, workerData });
     } else {
-      this.worker = new Worker(new URL('./writerThread.js', import.meta.url), { workerData });
+      this.worker = new Worker(new URL('./captureThread.js', import.meta.url), { workerData });
     }
     this.worker.on('message', (reply: CaptureReply) => {
       const waiting = this.pending.get(reply.seq);
@@ -40,7 +40,7 @@ export class SqliteCaptureThread {
     );
   }
 
-  commit(items: PendingCapture[]): Promise<number[]> {
+  commit(items: CapturedEvent[]): Promise<number[]> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const seq = ++this.seq;
