@@ -34,11 +34,3 @@ export async function findSessionUser(
 export async function deleteSession(store: Store, idHash: string): Promise<void> {
   await store.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }
-
-export async function deleteExpiredSessions(store: Store, now: number): Promise<number> {
-  const result = await store.db
-    .deleteFrom('sessions')
-    .where('expires_at', '<=', now)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}

@@ -35,10 +35,6 @@ export async function findUserByEmail(store: Store, email: string): Promise<User
     .executeTakeFirst();
 }
 
-export async function findUserById(store: Store, id: number): Promise<User | undefined> {
-  return store.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /** Changes a plan; false when no such user. */
 export async function setUserPlan(store: Store, email: string, plan: Plan): Promise<boolean> {
   const result = await store.db
