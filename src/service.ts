@@ -8,8 +8,8 @@ import { buildHttp } from './http/server.js';
 import { type BackgroundLoop, createBackgroundLoops } from './loops.js';
 import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
-import { openBus } from './store/bus.js';
-import { insertCapturedEvents } from './store/capture.js';
+import { type BusMessage, openBus } from './store/bus.js';
+import { type CapturedEvent, insertCapturedEvents } from './store/capture.js';
 import { SqliteCaptureThread } from './store/captureWriterThread.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
@@ -53,18 +53,24 @@ export async function startService(
   const endpointCache = new EndpointCache(store, bus);
   // SQLite commits on a thread of its own so the server keeps reading requests meanwhile.
   const captureThread = store.sqlite ? new SqliteCaptureThread(config.databaseUrl) : null;
+  // What a committed batch tells the live feed and the delivery worker, here and (through
+  // the capture statement itself, on PostgreSQL) on the other instances.
+  const announcements = (events: readonly CapturedEvent[]): BusMessage[] => {
+    const endpoints = [...new Set(events.map((e) => e.endpointId))].join(',');
+    const messages: BusMessage[] = [{ channel: 'event_captured', payload: endpoints }];
+    if (events.some((e) => e.firstAttemptUrl !== null)) {
+      messages.push({ channel: 'attempt_due', payload: '' });
+    }
+    return messages;
+  };
   const commit: CommitBatch = captureThread
     ? (events) => captureThread.commit(events)
-    : (events) => insertCapturedEvents(store, events);
+    : (events) => insertCapturedEvents(store, events, bus.noticesFor(announcements(events)));
   const captureWriter = new CaptureWriter(commit, {
     maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events }) => {
       metrics.captureBatchSize.observe(events.length);
-      const endpoints = new Set(events.map((e) => e.endpointId));
-      void bus.publish('event_captured', [...endpoints].join(',')).catch(() => {});
-      if (events.some((e) => e.firstAttemptUrl !== null)) {
-        void bus.publish('attempt_due', '').catch(() => {});
-      }
+      for (const { channel, payload } of announcements(events)) bus.emitLocally(channel, payload);
     },
   });
   const services: Services = {

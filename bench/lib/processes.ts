@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,13 +16,34 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
-export function cpuSeconds(child: ChildProcess): number {
-  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+function ticksOf(stat: string): number {
   // Fields after the command name, which is in parentheses and may contain spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100; // USER_HZ is 100 on Linux
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc. */
+export function cpuSeconds(child: ChildProcess): number {
+  return ticksOf(readFileSync(`/proc/${child.pid}/stat`, 'utf8')) / 100; // USER_HZ is 100
+}
+
+/**
+ * CPU seconds used so far by every local PostgreSQL server process (postmaster, backends,
+ * WAL writer, checkpointer). Backends come and go, so compare two readings taken while
+ * the same connections stay open.
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes('(postgres)')) ticks += ticksOf(stat);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ticks / 100;
 }
 
 function waitFor(child: ChildProcess, match: (line: string) => string | null): Promise<string> {

@@ -17,8 +17,27 @@ const CHANNELS: readonly BusChannel[] = [
   'attempt_updated',
 ];
 
+export interface BusMessage {
+  channel: BusChannel;
+  payload: string;
+}
+
+/** A message as PostgreSQL's `pg_notify(channel, payload)` carries it between instances. */
+export interface PostgresNotice {
+  channel: string;
+  payload: string;
+}
+
 export interface Bus {
   publish(channel: BusChannel, payload: string): Promise<void>;
+  /** Hands a message to this process's own subscribers only. */
+  emitLocally(channel: BusChannel, payload: string): void;
+  /**
+   * The notices that carry these messages to the other instances, for a statement that
+   * sends them itself, inside its own transaction (so they go out only if it commits).
+   * None on SQLite, where this process is the only one.
+   */
+  noticesFor(messages: readonly BusMessage[]): PostgresNotice[];
   subscribe(channel: BusChannel, listener: (payload: string) => void): () => void;
   /** Called after the bus lost and regained its connection: messages may have been missed. */
   onReconnect(listener: () => void): () => void;
@@ -33,7 +52,15 @@ class LocalBus implements Bus {
   }
 
   async publish(channel: BusChannel, payload: string): Promise<void> {
+    this.emitLocally(channel, payload);
+  }
+
+  emitLocally(channel: BusChannel, payload: string): void {
     this.emitter.emit(channel, payload);
+  }
+
+  noticesFor(_messages: readonly BusMessage[]): PostgresNotice[] {
+    return [];
   }
 
   subscribe(channel: BusChannel, listener: (payload: string) => void): () => void {
@@ -105,16 +132,19 @@ class PostgresBus extends LocalBus {
     attempt(100);
   }
 
+  override noticesFor(messages: readonly BusMessage[]): PostgresNotice[] {
+    return messages.map(({ channel, payload }) => ({
+      channel: PREFIX + channel,
+      payload: `${this.instance}|${payload}`,
+    }));
+  }
+
   override async publish(channel: BusChannel, payload: string): Promise<void> {
-    this.emitter.emit(channel, payload);
+    this.emitLocally(channel, payload);
+    const [notice] = this.noticesFor([{ channel, payload }]);
     await this.store.db
       .selectNoFrom((eb) =>
-        eb
-          .fn<string>('pg_notify', [
-            eb.val(PREFIX + channel),
-            eb.val(`${this.instance}|${payload}`),
-          ])
-          .as('n'),
+        eb.fn<string>('pg_notify', [eb.val(notice!.channel), eb.val(notice!.payload)]).as('n'),
       )
       .execute();
   }

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
-import { sql } from 'kysely';
-import type { Db, Store } from './db.js';
+import type pg from 'pg';
+import type { PostgresNotice } from './bus.js';
+import type { Store } from './db.js';
 import type { ForwardStatus, SignatureKey, SignatureLabel, SignatureReason } from './schema.js';
 
 export interface CapturedEvent {
@@ -28,7 +29,8 @@ export interface CapturedEvent {
 /**
  * Group commit: one transaction for a whole batch — the events, their first delivery
  * attempts and the endpoint counters — so the commit (and its fsync) is paid once per
- * batch. Returns the event ids in the order of `items`.
+ * batch. Returns the event ids in the order of `items`. On PostgreSQL the same statement
+ * sends `notices` to the other instances, saving a round trip per batch.
  *
  * This is the hot path, so it is written per dialect below Kysely: on SQLite, cached
  * prepared statements in one `BEGIN IMMEDIATE`; on PostgreSQL, one statement (one round
@@ -37,6 +39,7 @@ export interface CapturedEvent {
 export async function insertCapturedEvents(
   store: Store,
   items: CapturedEvent[],
+  notices: readonly PostgresNotice[] = [],
 ): Promise<number[]> {
   if (items.length === 0) return [];
   if (store.sqlite) {
@@ -45,7 +48,8 @@ export async function insertCapturedEvents(
     // connection while the batch runs.
     return store.db.connection().execute(async () => commitSqliteBatch(raw, items));
   }
-  return insertPostgres(store, items);
+  if (!store.pgPool) throw new Error('a PostgreSQL store without its pool');
+  return insertPostgres(store.pgPool, items, notices);
 }
 
 // Silence deadline: max(last event, the moment the threshold was set) + threshold.
@@ -158,16 +162,31 @@ function splitByBodyBytes(items: CapturedEvent[]): CapturedEvent[][] {
   return groups;
 }
 
-async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<number[]> {
+async function insertPostgres(
+  pool: pg.Pool,
+  items: CapturedEvent[],
+  notices: readonly PostgresNotice[],
+): Promise<number[]> {
   const groups = splitByBodyBytes(items);
   for (let attempt = 1; ; attempt++) {
     try {
-      if (groups.length === 1) return await insertPostgresStatement(store.db, items);
-      return await store.db.transaction().execute(async (trx) => {
+      if (groups.length === 1) return await insertPostgresStatement(pool, items, notices);
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
         const ids: number[] = [];
-        for (const group of groups) ids.push(...(await insertPostgresStatement(trx, group)));
+        for (const [i, group] of groups.entries()) {
+          const last = i === groups.length - 1;
+          ids.push(...(await insertPostgresStatement(client, group, last ? notices : [])));
+        }
+        await client.query('commit');
         return ids;
-      });
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (attempt >= 3 || !code || !DEADLOCK_OR_SERIALIZATION.has(code)) throw error;
@@ -175,69 +194,99 @@ async function insertPostgres(store: Store, items: CapturedEvent[]): Promise<num
   }
 }
 
-async function insertPostgresStatement(db: Db, items: CapturedEvent[]): Promise<number[]> {
+// Ids are drawn from the sequence in batch order, so the answer maps back by position.
+// The endpoint rows are locked in id order first, so batches from several instances
+// that touch the same endpoints cannot deadlock.
+const POSTGRES_CAPTURE = `
+  with input as materialized (
+    select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
+    from unnest(
+      $1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
+      $7::integer[], $8::integer[], $9::bigint[], $10::text[], $11::text[], $12::bigint[],
+      $13::integer[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[]
+    ) with ordinality as t(endpoint_id, user_id, method, path, query_string, headers,
+      body_offset, body_length, size,
+      content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+      forward_status, first_url, ord)
+  ),
+  inserted as (
+    insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
+      content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+      forward_status)
+    select id, endpoint_id, user_id, method, path, query_string, headers,
+      substring($19::bytea from body_offset + 1 for body_length), size,
+      content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
+      forward_status
+    from input
+  ),
+  queued as (
+    insert into attempts (event_id, endpoint_id, attempt, auto_seq, trigger, target_url, state, scheduled_at)
+    select id, endpoint_id, 1, 1, 'auto', first_url, 'scheduled', received_at
+    from input where first_url is not null
+  ),
+  counts as (
+    select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
+  ),
+  locked as (
+    select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
+  ),
+  touched as (
+    update endpoints e set
+      events_total = e.events_total + c.n,
+      last_event_at = greatest(coalesce(e.last_event_at, 0), c.last),
+      silence_deadline = case when e.silence_minutes is null then null
+        else greatest(coalesce(e.silence_anchor_at, 0), c.last) + cast(e.silence_minutes * 60000000 as bigint) end,
+      silence_state = case when e.silence_state = 'alerted' then 'recovering' else e.silence_state end
+    from counts c
+    where e.id = c.endpoint_id and e.id in (select id from locked)
+  ),
+  notified as (
+    select pg_notify(channel, payload) from unnest($20::text[], $21::text[]) as n(channel, payload)
+  )
+  -- Only data-modifying CTEs run unreferenced; the count makes the notices go out.
+  select id from input where (select count(*) from notified) >= 0 order by ord`;
+
+async function insertPostgresStatement(
+  db: pg.Pool | pg.PoolClient,
+  items: CapturedEvent[],
+  notices: readonly PostgresNotice[],
+): Promise<number[]> {
   const column = <T>(pick: (e: CapturedEvent) => T) => items.map(pick);
-  const bodies = Buffer.concat(items.map((e) => e.body));
   const offsets: number[] = [];
   let offset = 0;
   for (const e of items) {
     offsets.push(offset);
     offset += e.body.length;
   }
-  // Ids are drawn from the sequence in batch order, so the answer maps back by position.
-  // The endpoint rows are locked in id order first, so batches from several instances
-  // that touch the same endpoints cannot deadlock.
-  const query = sql<{ id: number }>`
-    with input as materialized (
-      select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
-      from unnest(
-        ${column((e) => e.endpointId)}::bigint[], ${column((e) => e.userId)}::bigint[],
-        ${column((e) => e.method)}::text[], ${column((e) => e.path)}::text[],
-        ${column((e) => e.queryString)}::text[], ${column((e) => e.headers)}::text[],
-        ${offsets}::integer[], ${column((e) => e.body.length)}::integer[],
-        ${column((e) => e.size)}::bigint[],
-        ${column((e) => e.contentType)}::text[], ${column((e) => e.sourceIp)}::text[],
-        ${column((e) => e.receivedAt)}::bigint[], ${column((e) => (e.truncated ? 1 : 0))}::integer[],
-        ${column((e) => e.signature)}::text[], ${column((e) => e.signatureReason)}::text[],
-        ${column((e) => e.signatureKey)}::text[], ${column((e) => e.forwardStatus)}::text[],
-        ${column((e) => e.firstAttemptUrl)}::text[]
-      ) with ordinality as t(endpoint_id, user_id, method, path, query_string, headers,
-        body_offset, body_length, size,
-        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
-        forward_status, first_url, ord)
-    ),
-    inserted as (
-      insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
-        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
-        forward_status)
-      select id, endpoint_id, user_id, method, path, query_string, headers,
-        substring(${bodies}::bytea from body_offset + 1 for body_length), size,
-        content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
-        forward_status
-      from input
-    ),
-    queued as (
-      insert into attempts (event_id, endpoint_id, attempt, auto_seq, trigger, target_url, state, scheduled_at)
-      select id, endpoint_id, 1, 1, 'auto', first_url, 'scheduled', received_at
-      from input where first_url is not null
-    ),
-    counts as (
-      select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
-    ),
-    locked as (
-      select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
-    ),
-    touched as (
-      update endpoints e set
-        events_total = e.events_total + c.n,
-        last_event_at = greatest(coalesce(e.last_event_at, 0), c.last),
-        silence_deadline = case when e.silence_minutes is null then null
-          else greatest(coalesce(e.silence_anchor_at, 0), c.last) + cast(e.silence_minutes * 60000000 as bigint) end,
-        silence_state = case when e.silence_state = 'alerted' then 'recovering' else e.silence_state end
-      from counts c
-      where e.id = c.endpoint_id and e.id in (select id from locked)
-    )
-    select id from input order by ord`;
-  const result = await query.execute(db);
+  const values = [
+    column((e) => e.endpointId),
+    column((e) => e.userId),
+    column((e) => e.method),
+    column((e) => e.path),
+    column((e) => e.queryString),
+    column((e) => e.headers),
+    offsets,
+    column((e) => e.body.length),
+    column((e) => e.size),
+    column((e) => e.contentType),
+    column((e) => e.sourceIp),
+    column((e) => e.receivedAt),
+    column((e) => (e.truncated ? 1 : 0)),
+    column((e) => e.signature),
+    column((e) => e.signatureReason),
+    column((e) => e.signatureKey),
+    column((e) => e.forwardStatus),
+    column((e) => e.firstAttemptUrl),
+    Buffer.concat(items.map((e) => e.body)),
+    notices.map((n) => n.channel),
+    notices.map((n) => n.payload),
+  ];
+  // Named, so each connection parses and plans it once: on a small batch, planning this
+  // statement cost more server CPU than inserting the rows.
+  const result = await db.query<{ id: number }>({
+    name: 'hookwatch_capture_1',
+    text: POSTGRES_CAPTURE,
+    values,
+  });
   return result.rows.map((r) => Number(r.id));
 }

@@ -29,6 +29,11 @@ export interface Store {
    * Kysely's own queries off the connection meanwhile.
    */
   sqlite: SqliteDatabase.Database | null;
+  /**
+   * PostgreSQL only: the pool under Kysely, for the capture hot path's named (prepared)
+   * statement, which Kysely cannot issue. Kysely takes its connections from the same pool.
+   */
+  pgPool: pg.Pool | null;
   close(): Promise<void>;
 }
 
@@ -67,11 +72,13 @@ export function sqlitePath(url: string): string {
 export function openSqliteConnection(file: string): SqliteDatabase.Database {
   mkdirSync(dirname(file), { recursive: true });
   const database = new SqliteDatabase(file);
+  // First, so that every statement after it — switching a new file to WAL takes an
+  // exclusive lock — waits for another process instead of failing at once.
+  database.pragma('busy_timeout = 10000');
   database.pragma('journal_mode = WAL');
   // better-sqlite3 would silently run WAL with synchronous=NORMAL; an acknowledged
   // capture must survive power loss, and group commit pays the fsync once per batch.
   database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 10000');
   database.pragma('foreign_keys = ON');
   return database;
 }
@@ -84,6 +91,7 @@ function openSqlite(url: string): Store {
     dialect: 'sqlite',
     url,
     sqlite: database,
+    pgPool: null,
     close: () => db.destroy(),
   };
 }
@@ -107,6 +115,7 @@ function openPostgres(url: string, poolSize: number): Store {
     dialect: 'postgres',
     url,
     sqlite: null,
+    pgPool: pool,
     close: () => db.destroy(),
   };
 }
