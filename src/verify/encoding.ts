@@ -6,13 +6,15 @@ const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 
 /**
  * A SHA-256 digest written as hex (either case) or base64 (standard or URL-safe, padding
- * optional), or null when the text is neither. The two cannot be confused: hex is 64
- * characters, base64 43 or 44.
+ * optional), spelled again as lowercase hex, or null when the text is neither. The two
+ * cannot be confused: hex is 64 characters, base64 43 or 44. Lowercase hex text is what
+ * the HMAC hands back most cheaply, so the comparison happens in that spelling.
  */
-export function decodeSha256Digest(text: string): Buffer | null {
-  if (HEX_SHA256.test(text)) return Buffer.from(text, 'hex');
+export function sha256DigestAsHex(text: string): string | null {
+  // Validated as ASCII hex first, so lowering cannot fold anything else into it.
+  if (HEX_SHA256.test(text)) return text.toLowerCase();
   // Node's base64 decoder also reads the URL-safe alphabet.
-  if (BASE64_SHA256.test(text)) return Buffer.from(text, 'base64');
+  if (BASE64_SHA256.test(text)) return Buffer.from(text, 'base64').toString('hex');
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { constantTimeEqual } from './compare.js';
-import { decodeSha256Digest } from './encoding.js';
+import { sha256DigestAsHex } from './encoding.js';
 import { singleHeader } from './headers.js';
 import { hmacSha256 } from './hmac.js';
 import { VALID, invalid } from './result.js';
@@ -25,7 +25,8 @@ export const verifyHmacSha256: SchemeVerifier = (secret, options, rawHeaders, ra
   const header = singleHeader(rawHeaders, name);
   if (!header.ok) return invalid(header.reason);
 
-  const sent = decodeSha256Digest(header.value.replace(PREFIX, ''));
+  const sent = sha256DigestAsHex(header.value.replace(PREFIX, ''));
   if (sent === null) return invalid('malformed_header');
-  return constantTimeEqual(hmacSha256(secret, rawBody), sent) ? VALID : invalid('mismatch');
+  const expected = hmacSha256(secret, '', rawBody, 'hex');
+  return constantTimeEqual(expected, sent) ? VALID : invalid('mismatch');
 };

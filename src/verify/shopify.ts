@@ -16,6 +16,6 @@ export const verifyShopify: SchemeVerifier = (secret, _options, rawHeaders, rawB
   const header = singleHeader(rawHeaders, HEADER);
   if (!header.ok) return invalid(header.reason);
 
-  const expected = hmacSha256(secret, rawBody).toString('base64');
+  const expected = hmacSha256(secret, '', rawBody, 'base64');
   return constantTimeEqual(expected, header.value) ? VALID : invalid('mismatch');
 };

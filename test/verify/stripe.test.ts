@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type RawHeaders, verify } from '../../src/verify/index.js';
 import {
@@ -165,6 +166,15 @@ describe('stripe', () => {
     expect(stripeAccepts(PAYLOAD, header(), STRIPE_SECRET)).toBe(false);
   });
 
+  it.each([
+    ['an empty v1', 'v1='],
+    ['a bare v1', 'v1'],
+  ])('rejects %s even beside a matching v1, as stripe-node does', (_name, item) => {
+    const header = `t=${NOW},v1=${v1For(PAYLOAD)},${item}`;
+    expect(stripeAccepts(PAYLOAD, header, STRIPE_SECRET)).toBe(false);
+    expect(check(signed(header))).toEqual({ label: 'invalid', reason: 'mismatch' });
+  });
+
   it('treats a signature header sent twice as malformed, even if both copies are valid', () => {
     const header = stripeHeader(PAYLOAD);
     expect(check([...signed(header), ...signed(header)])).toEqual({
@@ -203,5 +213,38 @@ describe('stripe', () => {
   it('verifies an empty body', () => {
     const header = `t=${NOW},v1=${v1For('')}`;
     expect(check(signed(header), '')).toEqual({ label: 'valid' });
+  });
+
+  it('reads any list of items as stripe-node does', () => {
+    const v1 = v1For(PAYLOAD);
+    const item = fc.constantFrom(
+      `t=${NOW}`,
+      `t=${NOW - 1000}`,
+      't=',
+      't',
+      `v1=${v1}`,
+      `v1=${v1}=extra`,
+      `v1=${v1.toUpperCase()}`,
+      `v1=${v1For(PAYLOAD, 'whsec_someone_else')}`,
+      // stripe-node throws on an empty or bare v1 even beside a matching one.
+      'v1=',
+      'v1',
+      `v0=${v1}`,
+      ` v1=${v1}`,
+      `=${v1}`,
+      'x=1=2',
+      'junk',
+      '',
+    );
+    fc.assert(
+      fc.property(fc.array(item, { minLength: 1, maxLength: 8 }), (items) => {
+        const header = items.join(',');
+        // HTTP parsers strip a leading space from the value before either library sees it.
+        fc.pre(!header.startsWith(' '));
+        const ours = check(signed(header));
+        expect(ours.label === 'valid').toBe(stripeAccepts(PAYLOAD, header, STRIPE_SECRET));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
