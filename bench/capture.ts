@@ -1,17 +1,15 @@
 // Capture throughput: (a) a bare Fastify route that stores nothing, the ceiling on this
 // hardware; (b) Hookwatch on SQLite with synchronous=FULL; (c) Hookwatch on PostgreSQL;
-// (d) Stripe verification off versus on over the same signed requests, alternating in
-// one SQLite server.
+// bench/verification.ts measures the cost of signature verification.
 // 50 connections, 1 KiB JSON bodies, the load generator in its own process. All three
 // servers run at once and are measured in turns — (a), (b), (c), (a), (b), (c), … — for
 // BENCH_ROUNDS rounds (3) of BENCH_SECONDS (10) after a 3 s warm-up each; a ratio is the
 // median of the per-round ratios, so a slow spell of this shared machine hits the baseline
 // and the case alike. Every 200 must be a committed row.
-import Stripe from 'stripe';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../src/store/db.js';
 import { countEvents } from '../src/store/events.js';
-import { jsonBody, load, table, type LoadResult } from './lib/load.js';
+import { jsonBody, load, median, table, type LoadResult } from './lib/load.js';
 import {
   type Child,
   cpuSeconds,
@@ -131,93 +129,6 @@ function captureTable(cases: Case[], batches: Map<Case, number>, checks: Map<Cas
   );
 }
 
-const AB_ROUNDS = 3;
-const AB_SECONDS = 5;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-/**
- * (d) Stripe verification off versus on, over the very same signed requests, in one
- * server process whose endpoint is switched between rounds (off, on, off, on, …): the
- * same warm process and database, so the difference is the verification alone.
- */
-async function verificationAB(secret: string, stripeHeader: string): Promise<string> {
-  const databaseUrl = sqliteUrl();
-  const service = await startHookwatch({ DATABASE_URL: databaseUrl });
-  try {
-    const endpoint = await prepareEndpoint(service.url, { signing_secret: secret });
-    const setScheme = async (scheme: string | null) => {
-      const response = await fetch(`${service.url}/app/api/endpoints/${endpoint.id}`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json', cookie: endpoint.cookie },
-        body: JSON.stringify({ verify_scheme: scheme }),
-      });
-      if (response.status !== 200) throw new Error(`PATCH failed: ${response.status}`);
-    };
-    const options = {
-      url: endpoint.captureUrl,
-      connections: CONNECTIONS,
-      body: BODY,
-      headers: { 'content-type': 'application/json', 'Stripe-Signature': stripeHeader },
-    };
-    await load({ ...options, seconds: WARMUP_SECONDS });
-    const off: Array<{ rps: number; cpu: number }> = [];
-    const on: Array<{ rps: number; cpu: number }> = [];
-    for (let round = 0; round < AB_ROUNDS; round++) {
-      for (const [scheme, into] of [
-        [null, off],
-        ['stripe', on],
-      ] as const) {
-        await setScheme(scheme);
-        const cpuBefore = cpuSeconds(service.child);
-        const result = await load({ ...options, seconds: AB_SECONDS });
-        into.push({
-          rps: result.requestsPerSecond,
-          cpu: ((cpuSeconds(service.child) - cpuBefore) * 1e6) / Math.max(1, result.ok),
-        });
-      }
-    }
-    const store = openStore(databaseUrl);
-    const labels = await store.db
-      .selectFrom('events')
-      .select(['signature', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('signature')
-      .execute();
-    await store.close();
-    const rps = (xs: typeof off) => median(xs.map((x) => x.rps));
-    const cpu = (xs: typeof off) => median(xs.map((x) => x.cpu));
-    const rows = table([
-      ...off.map((x, i) => ({
-        round: i + 1,
-        'off req/s': Math.round(x.rps),
-        'on req/s': Math.round(on[i]!.rps),
-        'off CPU µs/req': x.cpu.toFixed(1),
-        'on CPU µs/req': on[i]!.cpu.toFixed(1),
-      })),
-      {
-        round: 'median',
-        'off req/s': Math.round(rps(off)),
-        'on req/s': Math.round(rps(on)),
-        'off CPU µs/req': cpu(off).toFixed(1),
-        'on CPU µs/req': cpu(on).toFixed(1),
-      },
-    ]);
-    const invalid = labels.find((l) => l.signature === 'invalid')?.n ?? 0;
-    return [
-      `(d) Stripe verification off/on, same signed requests, same SQLite server, ${AB_ROUNDS} alternating rounds of ${AB_SECONDS} s:`,
-      rows,
-      `Verification cost (medians): ${((1 - rps(on) / rps(off)) * 100).toFixed(1)} % of capture throughput, ` +
-        `${((cpu(on) / cpu(off) - 1) * 100).toFixed(1)} % more server CPU per capture (target < 10 %). ` +
-        `Requests labelled invalid while verifying: ${invalid}.`,
-    ].join('\n');
-  } finally {
-    await service.stop();
-  }
-}
-
 export async function benchCapture(): Promise<string> {
   const cases: Case[] = [];
   let pgUrl: string | null = null;
@@ -249,18 +160,10 @@ export async function benchCapture(): Promise<string> {
       checks.set(c, `${ok ? 'yes' : 'NO'} (${stored} rows, ${c.answered} 200s)`);
     }
 
-    const secret = 'whsec_bench_secret';
-    const stripeHeader = new Stripe('sk_test_unused').webhooks.generateTestHeaderString({
-      payload: BODY,
-      secret,
-      timestamp: Math.floor(Date.now() / 1000),
-    });
-    const verification = await verificationAB(secret, stripeHeader);
     return [
       `Capture: ${CONNECTIONS} connections, 1 KiB JSON bodies, ${ROUNDS} alternating rounds of ${SECONDS} s per case`,
       captureTable(cases, batches, checks),
       `Targets: b/a ≥ 0.6, c/a ≥ 0.35, p99 ≤ 30 ms.`,
-      verification,
       'Server CPU counts the Hookwatch process (all its threads); PostgreSQL CPU counts every local PostgreSQL process.',
     ].join('\n');
   } finally {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
 const only = process.argv.slice(2);
-for (const name of ['capture.ts', 'delivery.ts', 'api.ts']) {
+for (const name of ['capture.ts', 'verification.ts', 'delivery.ts', 'api.ts']) {
   if (only.length > 0 && !only.some((o) => name.startsWith(o))) continue;
   if (!existsSync(here(name))) continue;
   console.log(`\n### bench/${name}\n`);

@@ -73,3 +73,10 @@ export function table(rows: Array<Record<string, string | number>>): string {
     ...rows.map((r) => line(columns.map((c) => String(r[c])))),
   ].join('\n');
 }
+
+/** The middle value, or the mean of the two middle values of an even count. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
