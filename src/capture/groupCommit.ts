@@ -1,8 +1,8 @@
-import type { CapturedEvent } from '../store/capture.js';
+import type { CapturedEvent, StoredIds } from '../store/capture.js';
 
 interface Pending {
   event: CapturedEvent;
-  resolve(id: number): void;
+  resolve(id: number | null): void;
   reject(error: unknown): void;
 }
 
@@ -10,11 +10,11 @@ const DEFAULT_MAX_BATCH = 500;
 
 export interface CommittedBatch {
   events: CapturedEvent[];
-  ids: number[];
+  ids: StoredIds;
 }
 
 /** Commits a batch in one transaction and returns the ids in batch order. */
-export type CommitBatch = (events: CapturedEvent[]) => Promise<number[]>;
+export type CommitBatch = (events: CapturedEvent[]) => Promise<StoredIds>;
 
 /**
  * Group commit (DESIGN §3). Captures queue here; a transaction takes everything queued
@@ -44,8 +44,9 @@ export class CaptureWriter {
     } = {},
   ) {}
 
-  submit(event: CapturedEvent): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
+  /** The event's id once committed, or null when its endpoint was deleted meanwhile. */
+  submit(event: CapturedEvent): Promise<number | null> {
+    return new Promise<number | null>((resolve, reject) => {
       this.queue.push({ event, resolve, reject });
       this.schedule();
     });
@@ -83,7 +84,7 @@ export class CaptureWriter {
     const batch = this.queue.splice(0, this.options.maxBatch ?? DEFAULT_MAX_BATCH);
     this.schedule(); // another whole batch may be waiting already
     const events = batch.map((p) => p.event);
-    let ids: number[] | null = null;
+    let ids: StoredIds | null = null;
     try {
       ids = await this.commit(events);
       batch.forEach((p, i) => p.resolve(ids![i]!));

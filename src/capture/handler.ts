@@ -70,6 +70,14 @@ function send(
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
+function sendNotFound(res: ServerResponse): void {
+  send(
+    res,
+    404,
+    JSON.stringify({ error: 'not_found', detail: 'No endpoint has this capture URL.' }),
+  );
+}
+
 function label(
   target: CaptureTarget,
   headers: Array<[string, string]>,
@@ -113,11 +121,7 @@ export function createCaptureHandler(deps: CaptureDeps) {
       const target = parsed ? await cache.get(parsed.token) : null;
       if (!parsed || !target) {
         req.resume();
-        send(
-          res,
-          404,
-          JSON.stringify({ error: 'not_found', detail: 'No endpoint has this capture URL.' }),
-        );
+        sendNotFound(res);
         return;
       }
       const { body, size, truncated } = await readBody(req, config.maxBodyBytes);
@@ -155,6 +159,11 @@ export function createCaptureHandler(deps: CaptureDeps) {
         forwardStatus,
         firstAttemptUrl,
       });
+      if (id === null) {
+        // The endpoint was deleted while the request was being read: nothing was stored.
+        sendNotFound(res);
+        return;
+      }
       send(res, 200, `{"ok":true,"event_id":${id}}`);
       metrics.captures.inc({ outcome: 'stored' });
       metrics.captureLatency.observe((performance.now() - started) / 1000);

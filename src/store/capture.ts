@@ -27,10 +27,16 @@ export interface CapturedEvent {
 }
 
 /**
+ * Per captured event, in batch order: its id, or null when its endpoint was deleted while
+ * the request was being read (nothing is stored for it; capture answers 404).
+ */
+export type StoredIds = Array<number | null>;
+
+/**
  * Group commit: one transaction for a whole batch — the events, their first delivery
  * attempts and the endpoint counters — so the commit (and its fsync) is paid once per
- * batch. Returns the event ids in the order of `items`. On PostgreSQL the same statement
- * sends `notices` to the other instances, saving a round trip per batch.
+ * batch. On PostgreSQL the same statement sends `notices` to the other instances, saving
+ * a round trip per batch. A deleted endpoint fails only its own events, not the batch.
  *
  * This is the hot path, so it is written per dialect below Kysely: on SQLite, cached
  * prepared statements in one `BEGIN IMMEDIATE`; on PostgreSQL, one statement (one round
@@ -40,7 +46,7 @@ export async function insertCapturedEvents(
   store: Store,
   items: CapturedEvent[],
   notices: readonly PostgresNotice[] = [],
-): Promise<number[]> {
+): Promise<StoredIds> {
   if (items.length === 0) return [];
   if (store.sqlite) {
     const raw = store.sqlite;
@@ -64,12 +70,12 @@ const SQLITE_ENDPOINT_COUNTERS = `update endpoints set
     where id = @id`;
 
 /** Commits a batch on a raw SQLite connection (the capture thread's or Kysely's). */
-export function commitSqliteBatch(db: SqliteDatabase.Database, items: CapturedEvent[]): number[] {
+export function commitSqliteBatch(db: SqliteDatabase.Database, items: CapturedEvent[]): StoredIds {
   return sqliteStatements(db).batch.immediate(items);
 }
 
 interface SqliteCapture {
-  batch: SqliteDatabase.Transaction<(items: CapturedEvent[]) => number[]>;
+  batch: SqliteDatabase.Transaction<(items: CapturedEvent[]) => StoredIds>;
 }
 
 const prepared = new WeakMap<SqliteDatabase.Database, SqliteCapture>();
@@ -88,9 +94,21 @@ function sqliteStatements(db: SqliteDatabase.Database): SqliteCapture {
      values (?, ?, 1, 1, 'auto', ?, 'scheduled', ?)`,
   );
   const touchEndpoint = db.prepare(SQLITE_ENDPOINT_COUNTERS);
+  const existing = db
+    .prepare(`select id from endpoints where id in (select value from json_each(?))`)
+    .pluck();
   const batch = db.transaction((items: CapturedEvent[]) => {
-    const ids: number[] = [];
+    const live = new Set<number>(
+      existing.all(JSON.stringify([...new Set(items.map((e) => e.endpointId))])) as number[],
+    );
+    const ids: StoredIds = [];
+    const stored: CapturedEvent[] = [];
     for (const e of items) {
+      if (!live.has(e.endpointId)) {
+        ids.push(null);
+        continue;
+      }
+      stored.push(e);
       const id = Number(
         insertEvent.run(
           e.endpointId,
@@ -115,7 +133,7 @@ function sqliteStatements(db: SqliteDatabase.Database): SqliteCapture {
       if (e.firstAttemptUrl !== null)
         insertAttempt.run(id, e.endpointId, e.firstAttemptUrl, e.receivedAt);
     }
-    for (const [id, { count, last }] of perEndpoint(items)) touchEndpoint.run({ id, count, last });
+    for (const [id, { count, last }] of perEndpoint(stored)) touchEndpoint.run({ id, count, last });
     return ids;
   });
   const statements = { batch };
@@ -166,7 +184,7 @@ async function insertPostgres(
   pool: pg.Pool,
   items: CapturedEvent[],
   notices: readonly PostgresNotice[],
-): Promise<number[]> {
+): Promise<StoredIds> {
   const groups = splitByBodyBytes(items);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -174,7 +192,7 @@ async function insertPostgres(
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const ids: number[] = [];
+        const ids: StoredIds = [];
         for (const [i, group] of groups.entries()) {
           const last = i === groups.length - 1;
           ids.push(...(await insertPostgresStatement(client, group, last ? notices : [])));
@@ -195,8 +213,9 @@ async function insertPostgres(
 }
 
 // Ids are drawn from the sequence in batch order, so the answer maps back by position.
-// The endpoint rows are locked in id order first, so batches from several instances
-// that touch the same endpoints cannot deadlock.
+// Each endpoint row is locked once, in id order (so batches from several instances cannot
+// deadlock), before any event is stored: events of an endpoint deleted meanwhile are
+// left out, and a delete waits for this batch to commit (see deleteEndpoint).
 const POSTGRES_CAPTURE = `
   with input as materialized (
     select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
@@ -209,6 +228,12 @@ const POSTGRES_CAPTURE = `
       content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
       forward_status, first_url, ord)
   ),
+  counts as (
+    select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
+  ),
+  locked as materialized (
+    select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
+  ),
   inserted as (
     insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
       content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
@@ -217,18 +242,12 @@ const POSTGRES_CAPTURE = `
       substring($19::bytea from body_offset + 1 for body_length), size,
       content_type, source_ip, received_at, truncated, signature, signature_reason, signature_key,
       forward_status
-    from input
+    from input where endpoint_id in (select id from locked)
   ),
   queued as (
     insert into attempts (event_id, endpoint_id, attempt, auto_seq, trigger, target_url, state, scheduled_at)
     select id, endpoint_id, 1, 1, 'auto', first_url, 'scheduled', received_at
-    from input where first_url is not null
-  ),
-  counts as (
-    select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
-  ),
-  locked as (
-    select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
+    from input where first_url is not null and endpoint_id in (select id from locked)
   ),
   touched as (
     update endpoints e set
@@ -244,13 +263,14 @@ const POSTGRES_CAPTURE = `
     select pg_notify(channel, payload) from unnest($20::text[], $21::text[]) as n(channel, payload)
   )
   -- Only data-modifying CTEs run unreferenced; the count makes the notices go out.
-  select id from input where (select count(*) from notified) >= 0 order by ord`;
+  select id, endpoint_id in (select id from locked) as stored
+  from input where (select count(*) from notified) >= 0 order by ord`;
 
 async function insertPostgresStatement(
   db: pg.Pool | pg.PoolClient,
   items: CapturedEvent[],
   notices: readonly PostgresNotice[],
-): Promise<number[]> {
+): Promise<StoredIds> {
   const column = <T>(pick: (e: CapturedEvent) => T) => items.map(pick);
   const offsets: number[] = [];
   let offset = 0;
@@ -283,10 +303,10 @@ async function insertPostgresStatement(
   ];
   // Named, so each connection parses and plans it once: on a small batch, planning this
   // statement cost more server CPU than inserting the rows.
-  const result = await db.query<{ id: number }>({
-    name: 'hookwatch_capture_1',
+  const result = await db.query<{ id: number; stored: boolean }>({
+    name: 'hookwatch_capture_2',
     text: POSTGRES_CAPTURE,
     values,
   });
-  return result.rows.map((r) => Number(r.id));
+  return result.rows.map((r) => (r.stored ? Number(r.id) : null));
 }

@@ -2,7 +2,7 @@
 // the main thread every commit (and its fsync) would stop the server from reading the
 // next requests. Here the main thread keeps parsing while this thread commits a batch.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CapturedEvent, commitSqliteBatch } from './capture.js';
+import { type CapturedEvent, type StoredIds, commitSqliteBatch } from './capture.js';
 import { openSqliteConnection } from './db.js';
 
 export interface CaptureRequest {
@@ -11,7 +11,7 @@ export interface CaptureRequest {
 }
 
 export type CaptureReply =
-  { seq: number; ids: number[] } | { seq: number; error: { message: string; code?: string } };
+  { seq: number; ids: StoredIds } | { seq: number; error: { message: string; code?: string } };
 
 const db = openSqliteConnection((workerData as { file: string }).file);
 const port = parentPort!;

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CapturedEvent } from './capture.js';
+import type { CapturedEvent, StoredIds } from './capture.js';
 import type { CaptureReply, CaptureRequest } from './captureThread.js';
 import { sqlitePath } from './db.js';
 
@@ -11,7 +11,7 @@ export class SqliteCaptureThread {
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
-    { resolve(ids: number[]): void; reject(e: Error): void }
+    { resolve(ids: StoredIds): void; reject(e: Error): void }
   >();
   private seq = 0;
   private failure: Error | null = null;
@@ -40,7 +40,7 @@ export class SqliteCaptureThread {
     );
   }
 
-  commit(items: CapturedEvent[]): Promise<number[]> {
+  commit(items: CapturedEvent[]): Promise<StoredIds> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const seq = ++this.seq;

@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { Db, Store } from './db.js';
+import { type Db, type Store, writeTransaction } from './db.js';
 import type { DbEndpoint } from './schema.js';
 
 export type Endpoint = Selectable<DbEndpoint>;
@@ -77,12 +77,24 @@ export async function updateEndpoint(
     .executeTakeFirst();
 }
 
-/** Deletes an endpoint with its events and attempts; false when it is not the user's. */
+/**
+ * Deletes an endpoint with its events and attempts; false when it is not the user's.
+ * The endpoint row is locked first: a capture batch locks it too before storing events,
+ * so a batch either commits before the events are deleted or finds the endpoint gone.
+ * (On PostgreSQL no foreign key cascades from endpoints to events; see migration 004.)
+ */
 export async function deleteEndpoint(store: Store, userId: number, id: number): Promise<boolean> {
-  const result = await store.db
-    .deleteFrom('endpoints')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) === 1;
+  return writeTransaction(store, async (trx) => {
+    let lock = trx
+      .selectFrom('endpoints')
+      .select('id')
+      .where('id', '=', id)
+      .where('user_id', '=', userId);
+    if (store.dialect === 'postgres') lock = lock.forUpdate();
+    if (!(await lock.executeTakeFirst())) return false;
+    // Attempts go with their events (that key cascades on both databases).
+    await trx.deleteFrom('events').where('endpoint_id', '=', id).execute();
+    await trx.deleteFrom('endpoints').where('id', '=', id).execute();
+    return true;
+  });
 }

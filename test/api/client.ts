@@ -1,4 +1,5 @@
 // Helpers for the REST API tests: users on a given plan with a key, and calls with it.
+import { storedIds } from '../helpers/events.js';
 import type { RunningService } from '../../src/service.js';
 import { type CapturedEvent, insertCapturedEvents } from '../../src/store/capture.js';
 import type { Plan } from '../../src/store/schema.js';
@@ -73,5 +74,5 @@ export async function storeEvents(
   service: RunningService,
   events: CapturedEvent[],
 ): Promise<number[]> {
-  return insertCapturedEvents(service.services.store, events);
+  return storedIds(await insertCapturedEvents(service.services.store, events));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureWriter } from '../../src/capture/groupCommit.js';
 import type { CapturedEvent } from '../../src/store/capture.js';
-import { capturedEvent } from '../helpers/events.js';
+import { capturedEvent, storedIds } from '../helpers/events.js';
 
 /** A commit function whose transactions finish when the test says so. */
 function controlledCommit() {
@@ -59,7 +59,7 @@ describe('group commit', () => {
       await turn();
       await turn();
     }
-    expect((await Promise.all(all)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(storedIds(await Promise.all(all)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(calls.flatMap((c) => c.events.map((e) => e.receivedAt)).sort()).toEqual([
       1, 2, 3, 4, 5, 6,
     ]);

@@ -16,7 +16,7 @@ import { type Store, openStore } from '../../src/store/db.js';
 import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
 import { createUser } from '../../src/store/users.js';
 import { describeEachDialect } from '../helpers/db.js';
-import { capturedEvent } from '../helpers/events.js';
+import { capturedEvent, storedIds } from '../helpers/events.js';
 
 const T0 = Date.UTC(2026, 10, 22, 10, 0, 0) * 1000;
 const LEASE = 120_000_000;
@@ -52,7 +52,7 @@ async function captureEvents(
       firstAttemptUrl: 'http://receiver.test/hook',
     }),
   );
-  return insertCapturedEvents(store, items);
+  return storedIds(await insertCapturedEvents(store, items));
 }
 
 function resultOf(

@@ -34,3 +34,11 @@ export function capturedEvent(
     ...overrides,
   };
 }
+
+/** The ids of a batch stored with `insertCapturedEvents`, every one of which must exist. */
+export function storedIds(ids: ReadonlyArray<number | null>): number[] {
+  return ids.map((id, i) => {
+    if (id === null) throw new Error(`event ${i} of the batch was not stored`);
+    return id;
+  });
+}
