@@ -2,12 +2,13 @@
 // the main thread every commit (and its fsync) would stop the server from reading the
 // next requests. Here the main thread keeps parsing while this thread commits a batch.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type CapturedEvent, type StoredIds, commitSqliteBatch } from './capture.js';
+import { type StoredIds, commitSqliteBatch } from './capture.js';
+import { type CaptureColumns, fromColumns } from './captureColumns.js';
 import { openSqliteConnection } from './db.js';
 
 export interface CaptureRequest {
   seq: number;
-  items: CapturedEvent[];
+  batch: CaptureColumns;
 }
 
 export type CaptureReply =
@@ -16,13 +17,12 @@ export type CaptureReply =
 const db = openSqliteConnection((workerData as { file: string }).file);
 const port = parentPort!;
 
-port.on('message', ({ seq, items }: CaptureRequest) => {
+port.on('message', ({ seq, batch }: CaptureRequest) => {
   try {
-    // Structured cloning turns Buffers into plain Uint8Arrays; view them as Buffers again.
-    for (const item of items) {
-      item.body = Buffer.from(item.body.buffer, item.body.byteOffset, item.body.byteLength);
-    }
-    port.postMessage({ seq, ids: commitSqliteBatch(db, items) } satisfies CaptureReply);
+    port.postMessage({
+      seq,
+      ids: commitSqliteBatch(db, fromColumns(batch)),
+    } satisfies CaptureReply);
   } catch (error) {
     const { message, code } = error as { message: string; code?: string };
     port.postMessage({ seq, error: { message, code } } satisfies CaptureReply);

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CapturedEvent, StoredIds } from './capture.js';
+import { toColumns } from './captureColumns.js';
 import type { CaptureReply, CaptureRequest } from './captureThread.js';
 import { sqlitePath } from './db.js';
 
@@ -45,7 +46,8 @@ export class SqliteCaptureThread {
     return new Promise((resolve, reject) => {
       const seq = ++this.seq;
       this.pending.set(seq, { resolve, reject });
-      this.worker.postMessage({ seq, items } satisfies CaptureRequest);
+      const batch = toColumns(items);
+      this.worker.postMessage({ seq, batch } satisfies CaptureRequest, [batch.bodies]);
     });
   }
 
