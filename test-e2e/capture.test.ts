@@ -43,7 +43,10 @@ describe('capturing and inspecting a request', () => {
     expect(await page.locator('.empty.teach pre').textContent()).toContain(
       `curl -X POST ${endpoint.url}`,
     );
-    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor();
     await screenshotEverywhere(page, 'inspector-empty');
   });
 
@@ -209,6 +212,12 @@ describe('capturing and inspecting a request', () => {
     const { page, browser } = ctx;
     await page.goto(`/endpoints/${endpoint.id}`);
     await page.getByRole('heading', { name: 'Stripe live' }).waitFor();
+    // Settled: the event list has loaded and the live feed is open, so no request of this
+    // page meets the cleared cookie (which would send it to the login page on its own).
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor();
     await browser.clearCookies();
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByText('Your session ended. Log in again to continue.').waitFor();
