@@ -10,7 +10,6 @@ import { createMetrics } from './ops/metrics.js';
 import type { Services } from './services.js';
 import { type BusMessage, openBus } from './store/bus.js';
 import { type CapturedEvent, insertCapturedEvents } from './store/capture.js';
-import { SqliteCaptureThread } from './store/captureWriterThread.js';
 import { openStore } from './store/db.js';
 import { migrate } from './store/migrations/index.js';
 
@@ -51,8 +50,6 @@ export async function startService(
   );
   const metrics = createMetrics();
   const endpointCache = new EndpointCache(store, bus);
-  // SQLite commits on a thread of its own so the server keeps reading requests meanwhile.
-  const captureThread = store.sqlite ? new SqliteCaptureThread(config.databaseUrl) : null;
   // What a committed batch tells the live feed and the delivery worker, here and (through
   // the capture statement itself, on PostgreSQL) on the other instances.
   const announcements = (events: readonly CapturedEvent[]): BusMessage[] => {
@@ -63,9 +60,8 @@ export async function startService(
     }
     return messages;
   };
-  const commit: CommitBatch = captureThread
-    ? (events) => captureThread.commit(events)
-    : (events) => insertCapturedEvents(store, events, bus.noticesFor(announcements(events)));
+  const commit: CommitBatch = (events) =>
+    insertCapturedEvents(store, events, bus.noticesFor(announcements(events)));
   const captureWriter = new CaptureWriter(commit, {
     maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events }) => {
@@ -114,7 +110,6 @@ export async function startService(
       app.server.closeIdleConnections();
       await closing.finally(() => clearInterval(sweep));
       await captureWriter.flush();
-      await captureThread?.close();
       for (const loop of [...loops].reverse()) await loop.stop();
       endpointCache.close();
       await bus.close();

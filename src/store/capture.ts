@@ -50,6 +50,10 @@ export async function insertCapturedEvents(
   if (items.length === 0) return [];
   if (store.sqlite) {
     const raw = store.sqlite;
+    // On the event loop's own connection, synchronously: the loop stands still for the
+    // commit (its fsync included), but one connection never waits on another's write
+    // lock, and on a 2-core machine handing batches to a writer thread measured worse:
+    // 20 % more CPU per capture in thread wake-ups and cloning, and lower throughput.
     // Holding Kysely's connection keeps its own queries (and transactions) off the
     // connection while the batch runs.
     return store.db.connection().execute(async () => commitSqliteBatch(raw, items));
@@ -69,8 +73,8 @@ const SQLITE_ENDPOINT_COUNTERS = `update endpoints set
       silence_state = case when silence_state = 'alerted' then 'recovering' else silence_state end
     where id = @id`;
 
-/** Commits a batch on a raw SQLite connection (the capture thread's or Kysely's). */
-export function commitSqliteBatch(db: SqliteDatabase.Database, items: CapturedEvent[]): StoredIds {
+/** Commits a batch on the raw SQLite connection under Kysely. */
+function commitSqliteBatch(db: SqliteDatabase.Database, items: CapturedEvent[]): StoredIds {
   return sqliteStatements(db).batch.immediate(items);
 }
 
