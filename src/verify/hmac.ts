@@ -1,27 +1,63 @@
-import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import { cachedBySecret } from './keyCache.js';
 
-// Building the HMAC key from a string costs more than a quarter of an HMAC over a 1 KiB
-// body, so each secret's key object is built once.
-const keyFor = cachedBySecret((secret) => createSecretKey(Buffer.from(secret, 'utf8')));
+// SHA-256's block size: RFC 2104 pads the key to it.
+const BLOCK_BYTES = 64;
+const DIGEST_BYTES = 32;
 
-type HmacKey = string | KeyObject;
+/** A key made ready for HMAC-SHA256: its bytes, and those bytes XORed into each pad. */
+export interface HmacKey {
+  bytes: Buffer;
+  innerPad: Buffer;
+  outerPad: Buffer;
+}
+
+/** RFC 2104: a key longer than a block is hashed first; then it is XORed into each pad. */
+export function hmacKey(bytes: Uint8Array): HmacKey {
+  const key = bytes.length > BLOCK_BYTES ? hash('sha256', bytes, 'buffer') : bytes;
+  const innerPad = Buffer.alloc(BLOCK_BYTES, 0x36);
+  const outerPad = Buffer.alloc(BLOCK_BYTES, 0x5c);
+  for (let i = 0; i < key.length; i += 1) {
+    innerPad[i]! ^= key[i]!;
+    outerPad[i]! ^= key[i]!;
+  }
+  return { bytes: Buffer.from(bytes), innerPad, outerPad };
+}
+
+// A string key is used as its UTF-8 bytes, as stripe-node, @octokit/webhooks-methods and
+// Shopify's libraries all do; each secret's pads are built once.
+const keyFor = cachedBySecret((secret) => hmacKey(Buffer.from(secret, 'utf8')));
+
+// Inputs up to this size are hashed from one reused buffer; larger bodies are streamed
+// through createHmac rather than copied (and the buffer never grows past this).
+const SCRATCH_BYTES = 64 * 1024;
+const scratch = Buffer.allocUnsafe(SCRATCH_BYTES);
 
 /**
- * HMAC-SHA256 over `prefix` (as UTF-8) followed by `body`, as text in `encoding`. A string
- * key is used as its UTF-8 bytes, as stripe-node, @octokit/webhooks-methods and Shopify's
- * libraries all do. Every scheme compares text, and asking for the digest as text costs
- * less than a Buffer: a Buffer made in C++ is a fresh allocation with its own backing
- * store, a short string is not.
+ * HMAC-SHA256 over `prefix` (as UTF-8) followed by `body`, as text in `encoding` (every
+ * scheme compares text). Built from two one-shot `crypto.hash` calls over `scratch`: per
+ * request, createHmac constructs a native Hmac object and sets up three digest contexts.
+ * With Stripe verification on, the server spent 9.5–11.6 µs more CPU per capture with
+ * createHmac and 6.2–7.1 µs more this way, in the same runs. Verification is synchronous,
+ * so no two calls ever share `scratch`.
  */
 export function hmacSha256(
-  key: HmacKey,
+  key: string | HmacKey,
   prefix: string,
   body: Uint8Array,
   encoding: 'hex' | 'base64',
 ): string {
-  const hmac = createHmac('sha256', typeof key === 'string' ? keyFor(key) : key);
-  // Every update crosses into OpenSSL; most schemes sign the body alone.
-  if (prefix !== '') hmac.update(prefix, 'utf8');
-  return hmac.update(body).digest(encoding);
+  const { bytes, innerPad, outerPad } = typeof key === 'string' ? keyFor(key) : key;
+  const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+  const innerLength = BLOCK_BYTES + prefixBytes + body.length;
+  if (innerLength > SCRATCH_BYTES) {
+    return createHmac('sha256', bytes).update(prefix, 'utf8').update(body).digest(encoding);
+  }
+  innerPad.copy(scratch, 0);
+  scratch.write(prefix, BLOCK_BYTES, 'utf8');
+  scratch.set(body, BLOCK_BYTES + prefixBytes);
+  const innerDigest = hash('sha256', scratch.subarray(0, innerLength), 'buffer');
+  outerPad.copy(scratch, 0);
+  innerDigest.copy(scratch, BLOCK_BYTES);
+  return hash('sha256', scratch.subarray(0, BLOCK_BYTES + DIGEST_BYTES), encoding);
 }

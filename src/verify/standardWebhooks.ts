@@ -1,8 +1,7 @@
-import { createSecretKey } from 'node:crypto';
 import { anyConstantTimeEqual } from './compare.js';
 import { decodeStrictBase64 } from './encoding.js';
 import { singleHeader } from './headers.js';
-import { hmacSha256 } from './hmac.js';
+import { hmacKey, hmacSha256 } from './hmac.js';
 import { cachedBySecret } from './keyCache.js';
 import { VALID, invalid } from './result.js';
 import { parseUnixSeconds } from './timestamp.js';
@@ -27,7 +26,7 @@ export function standardWebhooksKey(secret: string): Buffer | null {
 // verification, and it is the same secret request after request.
 const signingKeyFor = cachedBySecret((secret) => {
   const key = standardWebhooksKey(secret);
-  return key === null ? null : createSecretKey(key);
+  return key === null ? null : hmacKey(key);
 });
 
 type Headers = { id: string; timestamp: string; signature: string };
