@@ -3,7 +3,7 @@
 // bench/verification.ts measures the cost of signature verification.
 // 50 connections, 1 KiB JSON bodies, the load generator in its own process. All three
 // servers run at once and are measured in turns — (a), (b), (c), (a), (b), (c), … — for
-// BENCH_ROUNDS rounds (3) of BENCH_SECONDS (10) after a 3 s warm-up each; a ratio is the
+// BENCH_ROUNDS rounds (5) of BENCH_SECONDS (10) after a 3 s warm-up each; a ratio is the
 // median of the per-round ratios, so a slow spell of this shared machine hits the baseline
 // and the case alike. Every 200 must be a committed row.
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 3;
 const BODY = jsonBody(1024);
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 interface Round {
   result: LoadResult;
