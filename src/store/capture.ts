@@ -219,7 +219,10 @@ async function insertPostgres(
 // Ids are drawn from the sequence in batch order, so the answer maps back by position.
 // Each endpoint row is locked once, in id order (so batches from several instances cannot
 // deadlock), before any event is stored: events of an endpoint deleted meanwhile are
-// left out, and a delete waits for this batch to commit (see deleteEndpoint).
+// left out, and a delete waits for this batch to commit (see deleteEndpoint). The lock is
+// FOR NO KEY UPDATE, the one the counter update takes anyway: it excludes a delete (FOR
+// UPDATE) but not a delivery results transaction's FOR KEY SHARE, so captures never wait
+// for one of those to commit.
 const POSTGRES_CAPTURE = `
   with input as materialized (
     select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
@@ -236,7 +239,7 @@ const POSTGRES_CAPTURE = `
     select endpoint_id, count(*) as n, max(received_at) as last from input group by endpoint_id
   ),
   locked as materialized (
-    select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for update
+    select e.id from endpoints e where e.id in (select endpoint_id from counts) order by e.id for no key update
   ),
   inserted as (
     insert into events (id, endpoint_id, user_id, method, path, query_string, headers, body, size,
@@ -308,7 +311,7 @@ async function insertPostgresStatement(
   // Named, so each connection parses and plans it once: on a small batch, planning this
   // statement cost more server CPU than inserting the rows.
   const result = await db.query<{ id: number; stored: boolean }>({
-    name: 'hookwatch_capture_2',
+    name: 'hookwatch_capture_3',
     text: POSTGRES_CAPTURE,
     values,
   });

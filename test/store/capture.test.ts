@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
+import { lockEndpointsAgainstDeletion } from '../../src/store/attempts/record.js';
 import { insertCapturedEvents } from '../../src/store/capture.js';
-import type { Store } from '../../src/store/db.js';
+import { type Store, writeTransaction } from '../../src/store/db.js';
 import { deleteEndpoint } from '../../src/store/endpoints.js';
 import { describeEachDialect } from '../helpers/db.js';
 import { capturedEvent, storedIds } from '../helpers/events.js';
@@ -132,4 +134,56 @@ describeEachDialect('group-commit insert', (ctx) => {
     expect(await countWhere(store, 'events', kept)).toBe(1);
     expect(await countWhere(store, 'attempts', kept)).toBe(1);
   });
+
+  /** Whether another session of this database is waiting for a row lock (within 2 s). */
+  async function aSessionWaitsOnALock(store: Store): Promise<boolean> {
+    for (let i = 0; i < 100; i++) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database()`.execute(store.db);
+      if (rows[0]!.n > 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return false;
+  }
+
+  it.skipIf(ctx.dialect === 'sqlite')(
+    "a delivery results transaction holds off its endpoint's deletion, but not its captures",
+    async () => {
+      const { store } = ctx;
+      const { userId, endpointIds } = await userWithEndpoints(store, 'locks@example.com', ['busy']);
+      const [endpoint] = endpointIds as [number];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const results = writeTransaction(store, async (trx) => {
+        await lockEndpointsAgainstDeletion(store, trx, [endpoint]);
+        locked();
+        await released;
+      });
+      await isLocked;
+      let deletion: Promise<boolean> | null = null;
+      try {
+        // A capture batch on the endpoint commits while the results transaction is open.
+        const capture = insertCapturedEvents(store, [capturedEvent(endpoint, userId, 1, 'a')]);
+        const waited = new Promise<'still waiting'>((resolve) =>
+          setTimeout(() => resolve('still waiting'), 3000),
+        );
+        const ids = await Promise.race([capture, waited]);
+        expect(ids).not.toBe('still waiting');
+        expect(storedIds(ids as Array<number | null>)).toHaveLength(1);
+
+        // The endpoint's deletion waits for the results transaction to end.
+        let settled = false;
+        deletion = deleteEndpoint(store, userId, endpoint).finally(() => (settled = true));
+        expect(await aSessionWaitsOnALock(store)).toBe(true);
+        expect(settled).toBe(false);
+      } finally {
+        release();
+      }
+      await results;
+      expect(await deletion).toBe(true);
+      expect(await countWhere(store, 'events', endpoint)).toBe(0);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { type Store, writeTransaction } from '../db.js';
+import { type Store, type Tx, writeTransaction } from '../db.js';
 import type { AttemptTrigger, ForwardStatus } from '../schema.js';
 import { recordEndpointOutcomes } from './endpointOutcomes.js';
 import { unique } from './shared.js';
@@ -29,6 +29,29 @@ export interface RecordedResult {
 }
 
 /**
+ * Locks endpoints first in a transaction that will update their attempt rows, so that an
+ * endpoint's deletion (FOR UPDATE, then its events and their attempts) waits for the
+ * transaction instead of deadlocking with it. FOR KEY SHARE is enough for that, and unlike
+ * a stronger lock it lets capture batches update the endpoint's counters meanwhile: held
+ * across a results transaction (a round trip per result), a stronger lock made captures
+ * on a busy endpoint wait for several milliseconds. SQLite has one writer: nothing to do.
+ */
+export async function lockEndpointsAgainstDeletion(
+  store: Store,
+  trx: Tx,
+  endpointIds: number[],
+): Promise<void> {
+  if (store.dialect !== 'postgres' || endpointIds.length === 0) return;
+  await trx
+    .selectFrom('endpoints')
+    .select('id')
+    .where('id', 'in', endpointIds)
+    .orderBy('id')
+    .forKeyShare()
+    .execute();
+}
+
+/**
  * Records finished attempts in one transaction (a batch, so the commit is paid once):
  * the attempt row, the event's `forward_status`, the next automatic attempt after a
  * failure (`nextOffset(autoSeq)` from the end of this one), and the endpoint's
@@ -45,15 +68,7 @@ export async function recordAttemptResults(
     const autoEndpoints = unique(
       results.filter((r) => r.trigger === 'auto').map((r) => r.endpointId),
     );
-    if (store.dialect === 'postgres' && autoEndpoints.length > 0) {
-      await trx
-        .selectFrom('endpoints')
-        .select('id')
-        .where('id', 'in', autoEndpoints)
-        .orderBy('id')
-        .forNoKeyUpdate()
-        .execute();
-    }
+    await lockEndpointsAgainstDeletion(store, trx, autoEndpoints);
 
     const recorded: AttemptResult[] = [];
     for (const r of [...results].sort((a, b) => a.attemptId - b.attemptId)) {
