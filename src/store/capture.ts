@@ -221,8 +221,8 @@ async function insertPostgres(
 // deadlock), before any event is stored: events of an endpoint deleted meanwhile are
 // left out, and a delete waits for this batch to commit (see deleteEndpoint). The lock is
 // FOR NO KEY UPDATE, the one the counter update takes anyway: it excludes a delete (FOR
-// UPDATE) but not a delivery results transaction's FOR KEY SHARE, so captures never wait
-// for one of those to commit.
+// UPDATE) but not the FOR KEY SHARE a delivery results transaction holds, so a capture
+// waits for such a transaction only over its last statement, not its whole length.
 const POSTGRES_CAPTURE = `
   with input as materialized (
     select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*

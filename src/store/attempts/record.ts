@@ -32,9 +32,10 @@ export interface RecordedResult {
  * Locks endpoints first in a transaction that will update their attempt rows, so that an
  * endpoint's deletion (FOR UPDATE, then its events and their attempts) waits for the
  * transaction instead of deadlocking with it. FOR KEY SHARE is enough for that, and unlike
- * a stronger lock it lets capture batches update the endpoint's counters meanwhile: held
- * across a results transaction (a round trip per result), a stronger lock made captures
- * on a busy endpoint wait for several milliseconds. SQLite has one writer: nothing to do.
+ * a stronger lock it lets capture batches update the endpoint's counters meanwhile (until
+ * the transaction's own endpoint update at its end): held across a whole results
+ * transaction (a round trip per result), FOR NO KEY UPDATE made captures on a busy
+ * endpoint wait for several milliseconds. SQLite has one writer: nothing to do.
  */
 export async function lockEndpointsAgainstDeletion(
   store: Store,
