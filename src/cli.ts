@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --min-semi-space-size=16
 import { Command, InvalidArgumentError } from 'commander';
 import { hashPassword, MIN_PASSWORD_LENGTH } from './app/passwords.js';
 import { systemClock } from './clock.js';

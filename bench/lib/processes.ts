@@ -70,9 +70,25 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/**
+ * Node's own flags in `npm start` (package.json), so the benchmarks run the service as a
+ * user starts it; `node dist/cli.js serve` by hand would leave them out.
+ */
+function startFlags(): string[] {
+  const packageJson = fileURLToPath(new URL('../../package.json', import.meta.url));
+  const { scripts } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.split(/\s+/);
+  if (words[0] !== 'node' || !words.includes('dist/cli.js')) {
+    throw new Error(`npm start is not "node … dist/cli.js serve": ${scripts.start}`);
+  }
+  return words.slice(1, words.indexOf('dist/cli.js'));
+}
+
 export async function startHookwatch(env: Record<string, string>): Promise<Child> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build first');
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+  const child = spawn(process.execPath, [...startFlags(), CLI, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
