@@ -2,14 +2,16 @@ import { MICROS_PER_HOUR } from '../clock.js';
 import type { BackgroundLoop } from '../loops.js';
 import type { Services } from '../services.js';
 import { deleteEventsBefore } from '../store/retention.js';
+import { deleteExpiredSessions } from '../store/sessions.js';
 
 const BATCH = 1000;
 const PERIOD_MS = 10 * 60 * 1000;
 
 /**
  * RETENTION_DAYS (DESIGN §9): events older than that are removed with their pending
- * retries. Runs at start and every ten minutes; with several instances each may sweep,
- * which is harmless (the deletes are idempotent).
+ * retries; with 0 they are kept forever. Expired login sessions are removed either way.
+ * Runs at start and every ten minutes; with several instances each may sweep, which is
+ * harmless (the deletes are idempotent). Returns how many events it removed.
  */
 export function createRetentionSweeper(services: Services) {
   const { config, store, clock, logger } = services;
@@ -18,7 +20,11 @@ export function createRetentionSweeper(services: Services) {
   let stopped = false;
 
   async function sweep(): Promise<number> {
-    const cutoff = clock.nowMicros() - config.retentionDays * 24 * MICROS_PER_HOUR;
+    const now = clock.nowMicros();
+    const sessions = await deleteExpiredSessions(store, now);
+    if (sessions > 0) logger.info({ deleted: sessions }, 'expired sessions removed');
+    if (config.retentionDays === 0) return 0;
+    const cutoff = now - config.retentionDays * 24 * MICROS_PER_HOUR;
     let total = 0;
     while (!stopped) {
       const deleted = await deleteEventsBefore(store, cutoff, BATCH);
@@ -43,7 +49,6 @@ export function createRetentionSweeper(services: Services) {
   const loop: BackgroundLoop & { sweep(): Promise<number> } = {
     name: 'retention',
     start() {
-      if (config.retentionDays === 0) return;
       void runOnce();
       timer = setInterval(() => void runOnce(), PERIOD_MS);
       timer.unref();

@@ -34,3 +34,16 @@ export async function findSessionUser(
 export async function deleteSession(store: Store, idHash: string): Promise<void> {
   await store.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
 }
+
+/**
+ * Removes sessions that expired at or before `now`; returns how many. Expired sessions
+ * already let no one in (findSessionUser checks the expiry); this only stops the table
+ * from growing with every login that was never logged out.
+ */
+export async function deleteExpiredSessions(store: Store, now: number): Promise<number> {
+  const result = await store.db
+    .deleteFrom('sessions')
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -35,3 +35,28 @@ describeService('retention', { manualClock: true, env: { RETENTION_DAYS: '1' } }
     expect(attempts.map((a) => a.event_id)).not.toContain(old);
   });
 });
+
+// With RETENTION_DAYS=0 events stay forever, but sessions past their 30 days still go.
+describeService('expired sessions', { manualClock: true, env: { RETENTION_DAYS: '0' } }, (ctx) => {
+  it('are removed by the sweep while live ones keep working', async () => {
+    const expired = await signUp(ctx.url);
+    ctx.clock!.advanceMs(31 * 24 * 3600 * 1000);
+    const live = await signUp(ctx.url);
+    const rows = () =>
+      ctx.service.services.store.db
+        .selectFrom('sessions')
+        .select('user_id')
+        .orderBy('user_id')
+        .execute();
+    expect((await rows()).map((r) => r.user_id)).toEqual([expired.id, live.id]);
+
+    const sweeper = ctx.service.loops.find((l) => l.name === 'retention') as unknown as {
+      sweep(): Promise<number>;
+    };
+    expect(await sweeper.sweep()).toBe(0); // no events were due: retention is off
+
+    expect((await rows()).map((r) => r.user_id)).toEqual([live.id]);
+    expect((await live.call('GET', '/app/api/me')).status).toBe(200);
+    expect((await expired.call('GET', '/app/api/me')).status).toBe(401);
+  });
+});
