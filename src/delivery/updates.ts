@@ -2,14 +2,16 @@ import type { Logger } from 'pino';
 import type { Bus } from '../store/bus.js';
 
 const COALESCE_MS = 5;
+// Bounds one statement; more waiting go out in the next.
+const MAX_MESSAGES = 1000;
 
 /**
  * `attempt_updated` messages for the live feed (payload `<endpointId>:<eventId>`), sent
  * after every attempt state change. Changes of the same event within a few milliseconds
- * (claimed, then finished) go out as one message — a viewer re-reads the event anyway —
- * and messages go out one at a time: at thousands of deliveries a second each is a
- * NOTIFY on PostgreSQL, and a burst of them would take every pooled connection and make
- * claims and results wait.
+ * (claimed, then finished) go out as one message — a viewer re-reads the event anyway.
+ * Everything waiting goes out together, in one statement on PostgreSQL: at thousands of
+ * deliveries a second, a NOTIFY statement per message cost PostgreSQL and this process
+ * more than the deliveries' own bookkeeping (1.7 statements per delivery, measured).
  */
 export class AttemptUpdates {
   private readonly pending = new Set<string>();
@@ -38,10 +40,10 @@ export class AttemptUpdates {
 
   private async send(): Promise<void> {
     while (this.pending.size > 0) {
-      const [payload] = this.pending;
-      this.pending.delete(payload!);
+      const payloads = [...this.pending].slice(0, MAX_MESSAGES);
+      for (const payload of payloads) this.pending.delete(payload);
       await this.bus
-        .publish('attempt_updated', payload!)
+        .publishAll(payloads.map((payload) => ({ channel: 'attempt_updated', payload })))
         .catch((error: unknown) =>
           this.logger.warn({ err: error }, 'could not publish attempt_updated'),
         );

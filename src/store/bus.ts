@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type pg from 'pg';
 import { type Store, newPgClient } from './db.js';
 
@@ -30,6 +31,8 @@ export interface PostgresNotice {
 
 export interface Bus {
   publish(channel: BusChannel, payload: string): Promise<void>;
+  /** Several messages at once: on PostgreSQL one statement instead of one per message. */
+  publishAll(messages: readonly BusMessage[]): Promise<void>;
   /** Hands a message to this process's own subscribers only. */
   emitLocally(channel: BusChannel, payload: string): void;
   /**
@@ -52,7 +55,11 @@ class LocalBus implements Bus {
   }
 
   async publish(channel: BusChannel, payload: string): Promise<void> {
-    this.emitLocally(channel, payload);
+    await this.publishAll([{ channel, payload }]);
+  }
+
+  async publishAll(messages: readonly BusMessage[]): Promise<void> {
+    for (const { channel, payload } of messages) this.emitLocally(channel, payload);
   }
 
   emitLocally(channel: BusChannel, payload: string): void {
@@ -139,14 +146,14 @@ class PostgresBus extends LocalBus {
     }));
   }
 
-  override async publish(channel: BusChannel, payload: string): Promise<void> {
-    this.emitLocally(channel, payload);
-    const [notice] = this.noticesFor([{ channel, payload }]);
-    await this.store.db
-      .selectNoFrom((eb) =>
-        eb.fn<string>('pg_notify', [eb.val(notice!.channel), eb.val(notice!.payload)]).as('n'),
-      )
-      .execute();
+  override async publishAll(messages: readonly BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await super.publishAll(messages);
+    const notices = this.noticesFor(messages);
+    // unnest yields its rows in array order, so the notices go out in the order given.
+    await sql`select pg_notify(channel, payload) from unnest(
+        ${notices.map((n) => n.channel)}::text[], ${notices.map((n) => n.payload)}::text[]
+      ) as notice(channel, payload)`.execute(this.store.db);
   }
 
   override async close(): Promise<void> {

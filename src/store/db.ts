@@ -129,6 +129,21 @@ export function newPgClient(url: string): pg.Client {
   return new pg.Client({ connectionString: url, types: pgTypes });
 }
 
+export interface WriteOptions {
+  /**
+   * False: the commit does not wait for the disk (SQLite `synchronous=NORMAL`, PostgreSQL
+   * `synchronous_commit=off`). A process crash still loses nothing, since the commit is
+   * in the operating system's hands; only an operating-system crash or power cut can undo
+   * it, and then only until the next durable commit, which flushes it too. So it is only
+   * for writes whose loss is repaired by what is already durable: the attempt queue's
+   * claims and results, where a lost write means an attempt goes out again (delivery is
+   * at-least-once, DESIGN §5) and never that one is lost.
+   */
+  durable?: boolean;
+  /** PostgreSQL only: settings for this transaction alone (`SET LOCAL`). */
+  settings?: Readonly<Record<string, string>>;
+}
+
 /**
  * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`: the write lock is
  * taken up front so a concurrent writer waits on the busy timeout instead of failing
@@ -137,19 +152,39 @@ export function newPgClient(url: string): pg.Client {
 export async function writeTransaction<T>(
   store: Store,
   fn: (trx: Kysely<Database>) => Promise<T>,
+  options: WriteOptions = {},
 ): Promise<T> {
+  const durable = options.durable ?? true;
   if (store.dialect === 'postgres') {
-    return store.db.transaction().execute(fn);
+    const settings = { ...options.settings, ...(durable ? {} : { synchronous_commit: 'off' }) };
+    return store.db.transaction().execute(async (trx) => {
+      const names = Object.keys(settings);
+      if (names.length > 0) {
+        // One statement for all of them: each is a round trip otherwise.
+        await sql`select set_config(name, value, true)
+          from unnest(${names}::text[], ${Object.values(settings)}::text[]) as s(name, value)`.execute(
+          trx,
+        );
+      }
+      return fn(trx);
+    });
   }
   return store.db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+    // The connection's setting is FULL (openSqliteConnection); it is lowered for this
+    // transaction alone and restored whatever happens, before anything else can run here.
+    if (!durable) await sql`pragma synchronous = NORMAL`.execute(conn);
     try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`rollback`.execute(conn).catch(() => {});
-      throw error;
+      await sql`begin immediate`.execute(conn);
+      try {
+        const result = await fn(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn).catch(() => {});
+        throw error;
+      }
+    } finally {
+      if (!durable) await sql`pragma synchronous = FULL`.execute(conn);
     }
   });
 }

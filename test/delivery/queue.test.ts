@@ -176,6 +176,89 @@ describeEachDialect('attempt queue', (ctx) => {
     });
   });
 
+  it('records a batch of results in one go, each exactly, skipping a lost claim', async () => {
+    const target = await forwardingEndpoint(ctx.store);
+    const ids = await captureEvents(ctx.store, target, 3, T0 + 7);
+    const claimed = (
+      await claimDueAttempts(ctx.store, {
+        now: T0 + 7,
+        leaseMicros: LEASE,
+        claimToken: 'batch-worker',
+        limit: 500,
+      })
+    ).filter((c) => ids.includes(c.row.event_id));
+    expect(claimed).toHaveLength(3);
+    const [ok, failed, lost] = claimed as [ClaimedAttempt, ClaimedAttempt, ClaimedAttempt];
+    const body = Buffer.from([0, 0xff, 0x80, 0x0a, 0x5c, 0x22]);
+    const results = [
+      {
+        ...resultOf(ok, 'succeeded', T0 + 20),
+        durationMs: 12,
+        statusCode: 204,
+        responseHeaders: '[["X-A","1"],["x-a","2"]]',
+        responseBody: body,
+      },
+      {
+        ...resultOf(failed, 'failed', T0 + 21),
+        targetUrl: 'http://receiver.test/other?x=1',
+        statusCode: null,
+        error: 'connect ECONNREFUSED "quoted", {braced}',
+        responseHeaders: null,
+        responseBody: null,
+      },
+      { ...resultOf(lost, 'succeeded', T0 + 22), claimToken: 'someone-else' },
+    ];
+    // Out of order on purpose: rows are locked and written in id order whatever comes in.
+    const recorded = await recordAttemptResults(ctx.store, results.reverse(), retryOffsetMicros);
+    expect(recorded.map((r) => r.result.attemptId).sort((a, b) => a - b)).toEqual(
+      [ok.row.id, failed.row.id].sort((a, b) => a - b),
+    );
+
+    const rows = await ctx.store.db
+      .selectFrom('attempts')
+      .select([
+        'id',
+        'state',
+        'target_url',
+        'finished_at',
+        'duration_ms',
+        'status_code',
+        'error',
+        'response_headers',
+        'response_body',
+        'lease_expires_at',
+      ])
+      .where('id', 'in', [ok.row.id, failed.row.id, lost.row.id])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(ok.row.id)).toMatchObject({
+      state: 'succeeded',
+      target_url: 'http://receiver.test/hook',
+      finished_at: T0 + 20,
+      duration_ms: 12,
+      status_code: 204,
+      error: null,
+      response_headers: '[["X-A","1"],["x-a","2"]]',
+      lease_expires_at: null,
+    });
+    expect(Buffer.from(byId.get(ok.row.id)!.response_body!)).toEqual(body);
+    expect(byId.get(failed.row.id)).toMatchObject({
+      state: 'failed',
+      target_url: 'http://receiver.test/other?x=1',
+      finished_at: T0 + 21,
+      status_code: null,
+      error: 'connect ECONNREFUSED "quoted", {braced}',
+      response_headers: null,
+      response_body: null,
+      lease_expires_at: null,
+    });
+    // The lost claim's row is untouched: still out under its own claim.
+    expect(byId.get(lost.row.id)).toMatchObject({ state: 'in_flight', finished_at: null });
+    expect(recorded.find((r) => r.result.attemptId === failed.row.id)?.next).toMatchObject({
+      attempt: 2,
+    });
+  });
+
   it('holds automatic attempts of paused endpoints but not replays', async () => {
     const target = await forwardingEndpoint(ctx.store);
     const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 2);
