@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { expect, it } from 'vitest';
 import { retryOffsetMicros } from '../../src/delivery/schedule.js';
 import {
@@ -257,6 +258,54 @@ describeEachDialect('attempt queue', (ctx) => {
     expect(recorded.find((r) => r.result.attemptId === failed.row.id)?.next).toMatchObject({
       attempt: 2,
     });
+  });
+
+  it('records results beside an event being deleted without a deadlock', async () => {
+    // PostgreSQL only: SQLite has one writer, so nothing there can wait on anything.
+    if (ctx.dialect !== 'postgres') return;
+    const target = await forwardingEndpoint(ctx.store);
+    const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 9);
+    const [claim] = (
+      await claimDueAttempts(ctx.store, {
+        now: T0 + 9,
+        leaseMicros: LEASE,
+        claimToken: 'deadlock-worker',
+        limit: 500,
+      })
+    ).filter((c) => c.row.event_id === eventId);
+
+    // A deletion as a retention sweep makes it: the event row first, then (the cascade)
+    // its attempts. Here it holds the event while the results are being recorded.
+    const deleter = new pg.Client({ connectionString: ctx.database.url });
+    await deleter.connect();
+    try {
+      await deleter.query('begin');
+      await deleter.query('select id from events where id = $1 for update', [eventId]);
+      const recording = recordAttemptResults(
+        ctx.store,
+        [resultOf(claim!, 'failed', T0 + 10)],
+        retryOffsetMicros,
+      );
+      // Until the recording waits on a lock: had it taken the attempt before the event,
+      // the deletion below would close a cycle, and PostgreSQL would abort one side.
+      const waitingOnLock = async () => {
+        const { rows } = await deleter.query<{ n: string }>(
+          `select count(*) as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        return Number(rows[0]!.n) > 0;
+      };
+      const deadline = Date.now() + 5000;
+      while (!(await waitingOnLock()) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await deleter.query('delete from events where id = $1', [eventId]);
+      await deleter.query('commit');
+      // The attempt went with its event: nothing to record, nothing scheduled.
+      expect(await recording).toEqual([]);
+    } finally {
+      await deleter.end();
+    }
   });
 
   it('holds automatic attempts of paused endpoints but not replays', async () => {

@@ -7,6 +7,13 @@ import { lockEvent } from './shared.js';
  * still goes out). Takes the database or a transaction.
  */
 export async function cancelScheduledForEndpoint(db: Db, endpointId: number): Promise<number> {
+  // Events before attempts, the order in which an event's deletion takes them.
+  await db
+    .updateTable('events')
+    .set({ forward_status: 'cancelled' })
+    .where('endpoint_id', '=', endpointId)
+    .where('forward_status', 'in', ['pending', 'retrying'])
+    .execute();
   const result = await db
     .updateTable('attempts')
     .set({ state: 'cancelled' })
@@ -14,12 +21,6 @@ export async function cancelScheduledForEndpoint(db: Db, endpointId: number): Pr
     .where('state', '=', 'scheduled')
     .where('trigger', '=', 'auto')
     .executeTakeFirst();
-  await db
-    .updateTable('events')
-    .set({ forward_status: 'cancelled' })
-    .where('endpoint_id', '=', endpointId)
-    .where('forward_status', 'in', ['pending', 'retrying'])
-    .execute();
   return Number(result.numUpdatedRows);
 }
 

@@ -17,6 +17,25 @@ export async function releaseClaims(
 ): Promise<ReleasedAttempt[]> {
   if (claims.length === 0) return [];
   return writeTransaction(store, async (trx) => {
+    if (store.dialect === 'postgres') {
+      // Their events first, the order in which an event's deletion takes them.
+      await trx
+        .selectFrom('events')
+        .select('id')
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('attempts')
+            .select('event_id')
+            .where(
+              'id',
+              'in',
+              claims.map((c) => c.attemptId),
+            ),
+        )
+        .orderBy('id')
+        .forNoKeyUpdate()
+        .execute();
+    }
     const released: ReleasedAttempt[] = [];
     for (const c of [...claims].sort((a, b) => a.attemptId - b.attemptId)) {
       const row = await trx
@@ -41,13 +60,17 @@ export async function releaseClaims(
 export async function releaseExpiredLeases(store: Store, now: number): Promise<ReleasedAttempt[]> {
   return writeTransaction(store, async (trx) => {
     let expired = trx
-      .selectFrom('attempts')
-      .select('id')
-      .where('state', '=', 'in_flight')
-      .where('lease_expires_at', '<', now)
-      .orderBy('id')
+      .selectFrom('attempts as a')
+      .innerJoin('events as ev', 'ev.id', 'a.event_id')
+      .select('a.id')
+      .where('a.state', '=', 'in_flight')
+      .where('a.lease_expires_at', '<', now)
+      .orderBy('a.id')
       .limit(500);
-    if (store.dialect === 'postgres') expired = expired.forNoKeyUpdate().skipLocked();
+    // The event rows too, whose counters change below: waiting for one while holding
+    // its attempt would deadlock with the event's deletion, which takes them the other
+    // way round. What is locked now is released on the next poll.
+    if (store.dialect === 'postgres') expired = expired.forNoKeyUpdate(['a', 'ev']).skipLocked();
     const ids = (await expired.execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     const released = await trx

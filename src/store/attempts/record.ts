@@ -141,23 +141,25 @@ export async function recordAttemptResults(
         results.filter((r) => r.trigger === 'auto').map((r) => r.endpointId),
       );
       await lockEndpointsAgainstDeletion(store, trx, autoEndpoints);
+      // Events before their attempts, the order in which deleting an event (a retention
+      // sweep) takes them through the cascade: attempts first deadlocked with the sweep.
+      // Numbering the next attempt and reading the status must not race a replay or a
+      // cancel either.
+      let statusQuery = trx
+        .selectFrom('events')
+        .select(['id', 'forward_status'])
+        .where('id', 'in', unique(results.map((r) => r.eventId)))
+        .orderBy('id');
+      if (store.dialect === 'postgres') statusQuery = statusQuery.forNoKeyUpdate();
+      const status = new Map<number, ForwardStatus | null>(
+        (await statusQuery.execute()).map((e) => [e.id, e.forward_status]),
+      );
 
       const recorded = await finishAttempts(store, trx, results);
 
       const auto = recorded.filter((r) => r.trigger === 'auto');
       const nextByAttempt = new Map<number, RecordedResult['next']>();
       if (auto.length > 0) {
-        const eventIds = unique(auto.map((r) => r.eventId));
-        let statusQuery = trx
-          .selectFrom('events')
-          .select(['id', 'forward_status'])
-          .where('id', 'in', eventIds)
-          .orderBy('id');
-        // Numbering the next attempt and reading the status must not race a replay or a cancel.
-        if (store.dialect === 'postgres') statusQuery = statusQuery.forNoKeyUpdate();
-        const status = new Map<number, ForwardStatus | null>(
-          (await statusQuery.execute()).map((e) => [e.id, e.forward_status]),
-        );
         const delivered: number[] = [];
         const retrying: number[] = [];
         for (const r of auto) {
