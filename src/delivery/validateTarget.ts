@@ -15,6 +15,11 @@ export function targetUrlProblem(value: string, allowPrivateTargets: boolean): s
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `must use http or https, not ${url.protocol.replace(/:$/, '')}`;
   }
+  // Refused rather than dropped in silence: nothing sends them (a request carries the
+  // original headers, DESIGN §5), and every attempt would store and show the password.
+  if (url.username !== '' || url.password !== '') {
+    return 'must not contain a user name or password (user:password@); put a secret in the path or query instead';
+  }
   if (allowPrivateTargets) return null;
   const literal = literalAddress(url);
   if (literal !== null && !isPublicAddress(literal)) {

@@ -77,6 +77,9 @@ describeService('endpoints in the dashboard API', {}, (ctx) => {
       [{ forwarding: 'ftp://example.com/x' }, 'forwarding'],
       [{ forwarding: 'not a url' }, 'forwarding'],
       [{ forwarding: 12 }, 'forwarding'],
+      [{ forwarding: 'https://user:secret@example.com/hook' }, 'forwarding'],
+      [{ forwarding: 'https://token@example.com/hook' }, 'forwarding'],
+      [{ alert_webhook_url: 'https://:secret@hooks.example.com/x' }, 'alert_webhook_url'],
       [{ verify_scheme: 'md5' }, 'verify_scheme'],
       [{ signing_secret: '' }, 'signing_secret'],
       [{ signing_secret: 5 }, 'signing_secret'],
@@ -120,6 +123,23 @@ describeService('endpoints in the dashboard API', {}, (ctx) => {
       expect(targetUrlProblem(url, false), url).toMatch(/HOOKWATCH_ALLOW_PRIVATE_TARGETS/);
     }
     expect(targetUrlProblem('https://example.com/hook', false)).toBeNull();
+  });
+
+  it('refuses credentials in a forwarding URL, even to allowed private targets', async () => {
+    const response = await alice.call('PATCH', `/app/api/endpoints/${aliceEndpoint.id}`, {
+      forwarding: 'http://user:Pa55-word@127.0.0.1:9/hook',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toMatch(/^forwarding: must not contain a user name or password/);
+    // Nothing of it was stored, and an "@" in the path or query is no credential.
+    const after = await alice.call('GET', `/app/api/endpoints/${aliceEndpoint.id}`);
+    expect(JSON.stringify(after.body)).not.toContain('Pa55-word');
+    const allowed = await alice.call('PATCH', `/app/api/endpoints/${aliceEndpoint.id}`, {
+      forwarding: 'http://127.0.0.1:9/hook/user@example.com?to=a@b.c',
+    });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.forwarding).toBe('http://127.0.0.1:9/hook/user@example.com?to=a@b.c');
+    await alice.call('PATCH', `/app/api/endpoints/${aliceEndpoint.id}`, { forwarding: null });
   });
 
   it('answers unknown and malformed ids with 404 and 400', async () => {

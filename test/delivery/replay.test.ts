@@ -154,6 +154,7 @@ describeService('replay', { manualClock: true, env: { MAX_BODY_BYTES: '4096' } }
     for (const [body, pattern] of [
       [{ target_url: 'ftp://example.com/' }, /^target_url: must use http or https/],
       [{ target_url: 'not a url' }, /^target_url: /],
+      [{ target_url: 'https://u:p@example.com/' }, /^target_url: must not contain a user name/],
       [{ target_url: 42 }, /^target_url: must be a URL string/],
       [{ url: 'https://example.com/' }, /^url: is not a known field/],
     ] as const) {
