@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError, badRequest } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { createUser, findUserByEmail, type User } from '../store/users.js';
-import { LoginFailures } from './loginFailures.js';
+import { createLoginThrottle } from './loginFailures.js';
 import {
   MIN_PASSWORD_LENGTH,
   dummyPasswordHash,
@@ -34,7 +34,7 @@ const account = (user: User) => ({ id: user.id, email: user.email, plan: user.pl
 const throttled = { config: { rateLimit: { max: 20, timeWindow: 60_000 } } };
 
 export function registerAccountRoutes(app: FastifyInstance, services: Services): void {
-  const failures = new LoginFailures();
+  const failures = createLoginThrottle(services.store);
 
   app.post('/signup', throttled, async (request, reply) => {
     const { email, password } = credentials(request.body);
@@ -61,7 +61,7 @@ export function registerAccountRoutes(app: FastifyInstance, services: Services):
   app.post('/login', throttled, async (request, reply) => {
     const { email, password } = credentials(request.body);
     const now = services.clock.nowMicros();
-    const wait = failures.retryAfter(email, now);
+    const wait = await failures.admit(email, now);
     if (wait > 0) {
       throw new HttpError(
         429,
@@ -74,11 +74,11 @@ export function registerAccountRoutes(app: FastifyInstance, services: Services):
     }
     const user = await findUserByEmail(services.store, email);
     const ok = await verifyPassword(user?.password_hash ?? (await dummyPasswordHash()), password);
+    // The attempt already counts as a failure (admit): only a right password clears it.
     if (!user || !ok) {
-      failures.record(email, now);
       throw new HttpError(401, 'invalid_credentials', 'The email or the password is wrong.');
     }
-    failures.clear(email);
+    await failures.clear(email);
     await startSession(services, reply, user.id);
     return account(user);
   });

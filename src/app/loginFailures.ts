@@ -1,10 +1,59 @@
 // Below this many tracked accounts the map is never swept.
 const MIN_SWEEP_SIZE = 1024;
 
+import type { Store } from '../store/db.js';
+import { clearLoginFailures, takeLoginAttempt } from '../store/loginFailures.js';
+
+const MAX_FAILURES = 10;
+const WINDOW_MICROS = 15 * 60 * 1_000_000;
+
 /**
  * Failed logins per account: 10 in any 15 minutes and the account refuses further
- * attempts until the oldest failure ages out (DESIGN §8). Kept per instance; the
- * per-address limit in front of it bounds what spreading over instances can gain.
+ * attempts until the oldest failure ages out (DESIGN §8). An attempt counts as a failure
+ * from the moment it is let through until its password proves right, so attempts that
+ * race (argon2 takes a while) cannot all pass the check before any of them fails.
+ */
+export interface LoginThrottle {
+  /** 0 when the attempt may go ahead (it counts as failed until cleared), else seconds to wait. */
+  admit(email: string, now: number): Promise<number>;
+  /** The password was right: the account starts afresh. */
+  clear(email: string): Promise<void>;
+}
+
+function secondsUntil(oldest: number, now: number, windowMicros: number): number {
+  return Math.max(1, Math.ceil((oldest + windowMicros - now) / 1_000_000));
+}
+
+/**
+ * SQLite mode is one process: the failures are kept in memory. On PostgreSQL every
+ * instance counts against the same log, in the database (DESIGN §1), or each of N
+ * instances behind a load balancer would allow its own 10.
+ */
+export function createLoginThrottle(store: Store): LoginThrottle {
+  if (store.dialect === 'sqlite') {
+    const failures = new LoginFailures(MAX_FAILURES, WINDOW_MICROS);
+    return {
+      admit: async (email, now) => failures.admit(email, now),
+      clear: async (email) => failures.clear(email),
+    };
+  }
+  return {
+    async admit(email, now) {
+      const { admitted, oldest } = await takeLoginAttempt(store, {
+        email,
+        now,
+        windowMicros: WINDOW_MICROS,
+        max: MAX_FAILURES,
+      });
+      return admitted ? 0 : secondsUntil(oldest ?? now, now, WINDOW_MICROS);
+    },
+    // Rows of addresses nobody tries again are dropped by the retention sweep.
+    clear: (email) => clearLoginFailures(store, email),
+  };
+}
+
+/**
+ * The in-memory log of failed logins, per account.
  * Failures for addresses nobody tries again would stay forever, so a stream of logins
  * for made-up addresses could grow the map without end: once it doubles in size, every
  * account whose failures have all aged out is dropped.
@@ -14,15 +63,22 @@ export class LoginFailures {
   private sweepAt = MIN_SWEEP_SIZE;
 
   constructor(
-    private readonly max = 10,
-    private readonly windowMicros = 15 * 60 * 1_000_000,
+    private readonly max = MAX_FAILURES,
+    private readonly windowMicros = WINDOW_MICROS,
   ) {}
 
   /** Seconds until the account may try again, or 0 when it may now. */
   retryAfter(email: string, now: number): number {
     const recent = this.recent(email, now);
     if (recent.length < this.max) return 0;
-    return Math.max(1, Math.ceil((recent[0]! + this.windowMicros - now) / 1_000_000));
+    return secondsUntil(recent[0]!, now, this.windowMicros);
+  }
+
+  /** `retryAfter`, and when that is 0 the attempt is recorded as a failure at once. */
+  admit(email: string, now: number): number {
+    const wait = this.retryAfter(email, now);
+    if (wait === 0) this.record(email, now);
+    return wait;
   }
 
   record(email: string, now: number): void {

@@ -3,13 +3,15 @@ import type { BackgroundLoop } from '../loops.js';
 import type { Services } from '../services.js';
 import { deleteEventsBefore } from '../store/retention.js';
 import { deleteExpiredSessions } from '../store/sessions.js';
+import { deleteExpiredLoginFailures } from '../store/loginFailures.js';
 
 const BATCH = 1000;
 const PERIOD_MS = 10 * 60 * 1000;
 
 /**
  * RETENTION_DAYS (DESIGN §9): events older than that are removed with their pending
- * retries; with 0 they are kept forever. Expired login sessions are removed either way.
+ * retries; with 0 they are kept forever. Expired login sessions, and on PostgreSQL failed
+ * logins that no longer count, are removed either way.
  * Runs at start and every ten minutes; with several instances each may sweep, which is
  * harmless (the deletes are idempotent). Returns how many events it removed.
  */
@@ -23,6 +25,10 @@ export function createRetentionSweeper(services: Services) {
     const now = clock.nowMicros();
     const sessions = await deleteExpiredSessions(store, now);
     if (sessions > 0) logger.info({ deleted: sessions }, 'expired sessions removed');
+    // On SQLite the failed-login log is in memory and bounds itself.
+    if (store.dialect === 'postgres') {
+      await deleteExpiredLoginFailures(store, now);
+    }
     if (config.retentionDays === 0) return 0;
     const cutoff = now - config.retentionDays * 24 * MICROS_PER_HOUR;
     let total = 0;

@@ -12,6 +12,15 @@ describe('LoginFailures', () => {
     expect(failures.retryAfter('b@example.com', 10 * MINUTE)).toBe(0);
   });
 
+  it('counts an admitted attempt as a failure at once, so racing attempts cannot all pass', () => {
+    const failures = new LoginFailures();
+    const waits = Array.from({ length: 15 }, () => failures.admit('race@example.com', MINUTE));
+    expect(waits.filter((w) => w === 0)).toHaveLength(10);
+    expect(waits.slice(10).every((w) => w === 15 * 60)).toBe(true);
+    failures.clear('race@example.com');
+    expect(failures.admit('race@example.com', MINUTE)).toBe(0);
+  });
+
   it('forgets accounts whose failures aged out, however many made-up addresses were tried', () => {
     const failures = new LoginFailures();
     for (let i = 0; i < 5000; i += 1) failures.record(`nobody-${i}@example.com`, 0);
