@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
+import { postgresAddressLimitStore } from './addressLimitStore.js';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http/errors.js';
 import type { Services } from '../services.js';
@@ -18,6 +19,11 @@ export async function appApi(app: FastifyInstance, services: Services): Promise<
   // Only routes that ask for it (signup, login) are limited; see their config.
   await app.register(rateLimit, {
     global: false,
+    // On PostgreSQL the counters live in the database, shared by every instance; SQLite
+    // mode is one process, and the plugin's memory store is enough.
+    ...(services.store.dialect === 'postgres'
+      ? { store: postgresAddressLimitStore(services.store) }
+      : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError(
         429,

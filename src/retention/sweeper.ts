@@ -4,14 +4,15 @@ import type { Services } from '../services.js';
 import { deleteEventsBefore } from '../store/retention.js';
 import { deleteExpiredSessions } from '../store/sessions.js';
 import { deleteExpiredLoginFailures } from '../store/loginFailures.js';
+import { deleteEndedAddressLimits } from '../store/addressLimits.js';
 
 const BATCH = 1000;
 const PERIOD_MS = 10 * 60 * 1000;
 
 /**
  * RETENTION_DAYS (DESIGN §9): events older than that are removed with their pending
- * retries; with 0 they are kept forever. Expired login sessions, and on PostgreSQL failed
- * logins that no longer count, are removed either way.
+ * retries; with 0 they are kept forever. Expired login sessions, and on PostgreSQL the
+ * login throttle's counts that no longer count, are removed either way.
  * Runs at start and every ten minutes; with several instances each may sweep, which is
  * harmless (the deletes are idempotent). Returns how many events it removed.
  */
@@ -28,6 +29,8 @@ export function createRetentionSweeper(services: Services) {
     // On SQLite the failed-login log is in memory and bounds itself.
     if (store.dialect === 'postgres') {
       await deleteExpiredLoginFailures(store, now);
+      // The per-address windows run on the wall clock, as the rate-limit plugin's own.
+      await deleteEndedAddressLimits(store, Date.now() * 1000);
     }
     if (config.retentionDays === 0) return 0;
     const cutoff = now - config.retentionDays * 24 * MICROS_PER_HOUR;

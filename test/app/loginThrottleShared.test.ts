@@ -86,6 +86,36 @@ const MINUTE = 60 * 1_000_000;
     expect(again).toEqual({ admitted: true, oldest: t0 + 16 * MINUTE });
   });
 
+  it('counts one address against one budget of 20 a minute on every instance', async () => {
+    const from = (service: RunningService, path: string, body: unknown) =>
+      callJson(service.url, 'POST', path, {
+        body,
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      }).then((r) => `${r.status} ${r.body?.error ?? ''}`);
+    const statuses: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const instance = i % 2 === 0 ? first : second;
+      statuses.push(
+        await from(instance, '/app/api/login', { email: `n${i}@example.com`, password: 'x' }),
+      );
+    }
+    expect(statuses.every((s) => s === '401 invalid_credentials')).toBe(true);
+    for (const instance of [first, second]) {
+      const refused = await from(instance, '/app/api/login', {
+        email: 'one-more@example.com',
+        password: 'x',
+      });
+      expect(refused).toBe('429 too_many_requests');
+    }
+    // Signups count apart from logins, as each route has its own budget.
+    expect(
+      await from(first, '/app/api/signup', {
+        email: 'spread@example.com',
+        password: 'long enough password',
+      }),
+    ).toBe('201 ');
+  });
+
   it('refuses until the oldest failure in the window ages out', async () => {
     const store = first.services.store;
     const window = { windowMicros: 15 * MINUTE, max: 10 };

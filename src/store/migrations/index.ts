@@ -4,7 +4,7 @@ import { initial } from './001_initial.js';
 import { rateLimits } from './002_rate_limits.js';
 import { alerts } from './003_alerts.js';
 import { eventsEndpointCheck } from './004_events_endpoint_check.js';
-import { loginFailures } from './005_login_failures.js';
+import { loginThrottle } from './005_login_throttle.js';
 
 // Forward-only: a migration, once released, is never edited; a change is a new file.
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -13,7 +13,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '002_rate_limits': rateLimits(store.dialect),
     '003_alerts': alerts(store.dialect),
     '004_events_endpoint_check': eventsEndpointCheck(store.dialect),
-    '005_login_failures': loginFailures(store.dialect),
+    '005_login_throttle': loginThrottle(store.dialect),
   };
 }
 
