@@ -20,8 +20,8 @@ function routeName(params: unknown): string {
 /**
  * A store for `@fastify/rate-limit` that keeps its counters in PostgreSQL, so instances
  * behind a load balancer share each address's budget (DESIGN §1) instead of each granting
- * its own. Each route counts apart, as with the plugin's memory store; time is the wall
- * clock in milliseconds, as the plugin's own.
+ * its own. Each route counts apart, as with the plugin's memory store, and windows run on
+ * the wall clock, as the plugin's own do.
  */
 export function postgresAddressLimitStore(store: Store): FastifyRateLimitStoreCtor {
   class PostgresAddressLimitStore implements FastifyRateLimitStore {

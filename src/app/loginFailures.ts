@@ -1,11 +1,10 @@
-// Below this many tracked accounts the map is never swept.
-const MIN_SWEEP_SIZE = 1024;
-
 import type { Store } from '../store/db.js';
 import { clearLoginFailures, takeLoginAttempt } from '../store/loginFailures.js';
 
 const MAX_FAILURES = 10;
 const WINDOW_MICROS = 15 * 60 * 1_000_000;
+// Below this many tracked accounts the in-memory map is never swept.
+const MIN_SWEEP_SIZE = 1024;
 
 /**
  * Failed logins per account: 10 in any 15 minutes and the account refuses further
@@ -27,7 +26,8 @@ function secondsUntil(oldest: number, now: number, windowMicros: number): number
 /**
  * SQLite mode is one process: the failures are kept in memory. On PostgreSQL every
  * instance counts against the same log, in the database (DESIGN §1), or each of N
- * instances behind a load balancer would allow its own 10.
+ * instances behind a load balancer would allow its own 10; the retention sweep drops the
+ * rows of addresses nobody tries again.
  */
 export function createLoginThrottle(store: Store): LoginThrottle {
   if (store.dialect === 'sqlite') {
@@ -47,7 +47,6 @@ export function createLoginThrottle(store: Store): LoginThrottle {
       });
       return admitted ? 0 : secondsUntil(oldest ?? now, now, WINDOW_MICROS);
     },
-    // Rows of addresses nobody tries again are dropped by the retention sweep.
     clear: (email) => clearLoginFailures(store, email),
   };
 }

@@ -12,7 +12,7 @@ const PERIOD_MS = 10 * 60 * 1000;
 /**
  * RETENTION_DAYS (DESIGN §9): events older than that are removed with their pending
  * retries; with 0 they are kept forever. Expired login sessions, and on PostgreSQL the
- * login throttle's counts that no longer count, are removed either way.
+ * login throttle's stale counts, are removed either way.
  * Runs at start and every ten minutes; with several instances each may sweep, which is
  * harmless (the deletes are idempotent). Returns how many events it removed.
  */
