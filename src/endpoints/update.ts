@@ -104,11 +104,11 @@ export async function applyEndpointChanges(
   if (!current) return undefined;
   const patch = planPatch(current, changes, ctx);
   const updated = await writeTransaction(ctx.store, async (trx) => {
-    const row = await updateEndpoint(trx, userId, id, patch);
-    if (row && current.forwarding_url !== null && patch.forwarding_url === null) {
-      await cancelScheduledForEndpoint(trx, id);
+    // Cancelling first: it locks the endpoint's events before the endpoint row is updated.
+    if (current.forwarding_url !== null && patch.forwarding_url === null) {
+      await cancelScheduledForEndpoint(ctx.store, trx, id);
     }
-    return row;
+    return updateEndpoint(trx, userId, id, patch);
   });
   if (updated) await ctx.bus.publish('endpoint_changed', updated.token);
   return updated;

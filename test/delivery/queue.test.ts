@@ -12,6 +12,8 @@ import {
   recordAttemptResults,
   releaseExpiredLeases,
 } from '../../src/store/attempts/index.js';
+import { applyEndpointChanges } from '../../src/endpoints/update.js';
+import { openBus } from '../../src/store/bus.js';
 import { insertCapturedEvents } from '../../src/store/capture.js';
 import { type Store, openStore } from '../../src/store/db.js';
 import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
@@ -305,6 +307,56 @@ describeEachDialect('attempt queue', (ctx) => {
       expect(await recording).toEqual([]);
     } finally {
       await deleter.end();
+    }
+  });
+
+  it('turns forwarding off beside results being recorded without a deadlock', async () => {
+    // PostgreSQL only: SQLite has one writer, so nothing there can wait on anything.
+    if (ctx.dialect !== 'postgres') return;
+    const target = await forwardingEndpoint(ctx.store);
+    const [eventId] = await captureEvents(ctx.store, target, 1, T0 + 11);
+
+    // A results transaction, step by step as recordAttemptResults takes its locks: the
+    // endpoint FOR KEY SHARE, then the event; once the forwarding change waits on a lock,
+    // it goes on to update the endpoint (the forwarding-failing record) and commits.
+    const bus = await openBus(ctx.store, () => {});
+    const recorder = new pg.Client({ connectionString: ctx.database.url });
+    await recorder.connect();
+    try {
+      await recorder.query('begin');
+      await recorder.query('select id from endpoints where id = $1 for key share', [
+        target.endpointId,
+      ]);
+      await recorder.query('select id from events where id = $1 for no key update', [eventId]);
+      const turningOff = applyEndpointChanges(
+        { store: ctx.store, bus, now: T0 + 12, secretRotationHours: 24 },
+        target.userId,
+        target.endpointId,
+        { forwarding: null },
+      );
+      const waitingOnLock = async () => {
+        const { rows } = await recorder.query<{ n: string }>(
+          `select count(*) as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        return Number(rows[0]!.n) > 0;
+      };
+      const deadline = Date.now() + 5000;
+      while (!(await waitingOnLock()) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Had the change updated the endpoint before locking its events, this would close a
+      // cycle, and PostgreSQL would abort one side with "deadlock detected".
+      await recorder.query('update endpoints set last_delivery_at = $2 where id = $1', [
+        target.endpointId,
+        T0 + 12,
+      ]);
+      await recorder.query('commit');
+      expect((await turningOff)?.forwarding_url).toBeNull();
+      expect(await eventRow(ctx.store, eventId!)).toMatchObject({ forward_status: 'cancelled' });
+    } finally {
+      await recorder.end();
+      await bus.close();
     }
   });
 

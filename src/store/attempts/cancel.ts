@@ -1,20 +1,37 @@
+import { sql } from 'kysely';
 import { type Db, type Store, writeTransaction } from '../db.js';
+import { lockEndpointsAgainstDeletion } from './record.js';
 import { lockEvent } from './shared.js';
 
 /**
  * Forwarding turned off (DESIGN §5): scheduled automatic attempts of the endpoint are
  * cancelled and its undelivered events marked `cancelled` (a replay the user asked for
- * still goes out). Takes the database or a transaction.
+ * still goes out). Runs inside the caller's transaction, before it updates the endpoint.
+ *
+ * On PostgreSQL the locks go in the order a results transaction takes them (endpoint FOR
+ * KEY SHARE, then events in id order, the endpoint's own update last): an update of the
+ * endpoint first, then its events, closed a cycle with a results transaction that held
+ * one of those events and went on to update the endpoint, and PostgreSQL aborted one side.
  */
-export async function cancelScheduledForEndpoint(db: Db, endpointId: number): Promise<number> {
+export async function cancelScheduledForEndpoint(
+  store: Store,
+  trx: Db,
+  endpointId: number,
+): Promise<number> {
+  if (store.dialect === 'postgres') {
+    await lockEndpointsAgainstDeletion(store, trx, [endpointId]);
+    await sql`select id from events
+      where endpoint_id = ${endpointId} and forward_status in ('pending', 'retrying')
+      order by id for no key update`.execute(trx);
+  }
   // Events before attempts, the order in which an event's deletion takes them.
-  await db
+  await trx
     .updateTable('events')
     .set({ forward_status: 'cancelled' })
     .where('endpoint_id', '=', endpointId)
     .where('forward_status', 'in', ['pending', 'retrying'])
     .execute();
-  const result = await db
+  const result = await trx
     .updateTable('attempts')
     .set({ state: 'cancelled' })
     .where('endpoint_id', '=', endpointId)
