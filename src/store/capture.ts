@@ -190,16 +190,17 @@ async function insertPostgres(
   notices: readonly PostgresNotice[],
 ): Promise<StoredIds> {
   const groups = splitByBodyBytes(items);
+  const text = await captureStatement(pool);
   for (let attempt = 1; ; attempt++) {
     try {
-      if (groups.length === 1) return await insertPostgresStatement(pool, items, notices);
+      if (groups.length === 1) return await insertPostgresStatement(pool, text, items, notices);
       const client = await pool.connect();
       try {
         await client.query('begin');
         const ids: StoredIds = [];
         for (const [i, group] of groups.entries()) {
           const last = i === groups.length - 1;
-          ids.push(...(await insertPostgresStatement(client, group, last ? notices : [])));
+          ids.push(...(await insertPostgresStatement(client, text, group, last ? notices : [])));
         }
         await client.query('commit');
         return ids;
@@ -216,6 +217,28 @@ async function insertPostgres(
   }
 }
 
+/**
+ * The capture statement for this database, with the events' id sequence named as a
+ * constant: `pg_get_serial_sequence` in the statement ran once per row (a catalog
+ * look-up each time), about 2.5 µs of server CPU per captured row.
+ */
+const statements = new WeakMap<pg.Pool, Promise<string>>();
+
+function captureStatement(pool: pg.Pool): Promise<string> {
+  let statement = statements.get(pool);
+  if (!statement) {
+    statement = pool
+      .query<{ sequence: string }>(
+        `select quote_literal(pg_get_serial_sequence('events', 'id')) as sequence`,
+      )
+      .then(({ rows }) => postgresCapture(rows[0]!.sequence));
+    // A failed look-up (the database was down) is tried again by the next batch.
+    statement.catch(() => statements.delete(pool));
+    statements.set(pool, statement);
+  }
+  return statement;
+}
+
 // Ids are drawn from the sequence in batch order, so the answer maps back by position.
 // Each endpoint row is locked once, in id order (so batches from several instances cannot
 // deadlock), before any event is stored: events of an endpoint deleted meanwhile are
@@ -223,9 +246,9 @@ async function insertPostgres(
 // FOR NO KEY UPDATE, the one the counter update takes anyway: it excludes a delete (FOR
 // UPDATE) but not the FOR KEY SHARE a delivery results transaction holds, so a capture
 // waits for such a transaction only over its last statement, not its whole length.
-const POSTGRES_CAPTURE = `
+const postgresCapture = (sequence: string) => `
   with input as materialized (
-    select nextval(pg_get_serial_sequence('events', 'id')) as id, t.*
+    select nextval(${sequence}::regclass) as id, t.*
     from unnest(
       $1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[],
       $7::integer[], $8::integer[], $9::bigint[], $10::text[], $11::text[], $12::bigint[],
@@ -275,6 +298,7 @@ const POSTGRES_CAPTURE = `
 
 async function insertPostgresStatement(
   db: pg.Pool | pg.PoolClient,
+  text: string,
   items: CapturedEvent[],
   notices: readonly PostgresNotice[],
 ): Promise<StoredIds> {
@@ -311,8 +335,8 @@ async function insertPostgresStatement(
   // Named, so each connection parses and plans it once: on a small batch, planning this
   // statement cost more server CPU than inserting the rows.
   const result = await db.query<{ id: number; stored: boolean }>({
-    name: 'hookwatch_capture_3',
-    text: POSTGRES_CAPTURE,
+    name: 'hookwatch_capture_4',
+    text,
     values,
   });
   return result.rows.map((r) => (r.stored ? Number(r.id) : null));
