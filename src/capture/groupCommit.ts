@@ -70,12 +70,18 @@ export class CaptureWriter {
   private schedule(): void {
     if (this.scheduled || !this.canStart()) return;
     this.scheduled = true;
-    // setImmediate, not a timer: captures whose bodies finish in this turn of the event
-    // loop join the batch without adding a fixed wait to every request.
-    setImmediate(() => {
-      this.scheduled = false;
-      void this.write();
-    });
+    // Two turns of the event loop, not a timer: no fixed wait is added to any request.
+    // The first turn's poll phase reads the requests that arrived while the last commit
+    // held the loop (SQLite) or was out (PostgreSQL); the second reads those whose senders
+    // got their answers meanwhile and sent again. One turn left those to the next batch:
+    // batches of 37 instead of 45 under 50 busy senders, and 9 % fewer captures/s on
+    // SQLite, 6 % on PostgreSQL, in alternating rounds; a third turn added nothing.
+    setImmediate(() =>
+      setImmediate(() => {
+        this.scheduled = false;
+        void this.write();
+      }),
+    );
   }
 
   private async write(): Promise<void> {
