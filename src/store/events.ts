@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db, Store } from './db.js';
 import type { DbAttempt, DbEvent } from './schema.js';
 
@@ -33,40 +33,99 @@ export const SUMMARY_COLUMNS = [
 
 /**
  * A page of a user's events, newest first, optionally of one endpoint. Keyset paging
- * on (received_at, id) over an index: the cost of a page does not grow with its depth.
- *
- * Every page, the first too, is one backward range scan of the (endpoint_id | user_id,
- * received_at, id) index: `owner >= X AND (owner, received_at, id) < (X, at, id)`, in
- * that index's order. Written as `owner = X AND received_at <= at`, PostgreSQL may
- * choose the single-column received_at index and filter other tenants' rows, which is
- * cheap on its statistics but unbounded when one tenant's recent traffic buries another's
- * history; PostgreSQL 15 also starts a backward scan at the equality, not at the row
- * bound, when both are given. The first page is the range before the end of time.
+ * on (received_at, id) over the (endpoint_id, received_at, id) index: the cost of a page
+ * does not grow with its depth.
  */
 export async function listEvents(
   store: Store,
   query: { userId: number; endpointId?: number | null; limit: number; before?: EventCursor | null },
 ): Promise<EventSummaryRow[]> {
-  const column = query.endpointId == null ? 'user_id' : 'endpoint_id';
-  const owner = query.endpointId ?? query.userId;
-  const at = query.before?.receivedAt ?? Number.MAX_SAFE_INTEGER;
-  const id = query.before?.id ?? null;
-  let q = store.db
+  const before = query.before ?? null;
+  if (query.endpointId != null) {
+    return endpointPage(store.db, query.userId, query.endpointId, query.limit, before);
+  }
+  return userPage(store, query.userId, query.limit, before);
+}
+
+/**
+ * One endpoint's page: one backward range scan of the (endpoint_id, received_at, id)
+ * index, `endpoint_id >= X AND (endpoint_id, received_at, id) < (X, at, id)`, in that
+ * index's order. Written as `endpoint_id = X AND received_at <= at`, PostgreSQL 15 starts
+ * a backward scan at the equality, not at the row bound, when both are given. The first
+ * page is the range before the end of time.
+ */
+function endpointPage(
+  db: Db,
+  userId: number,
+  endpointId: number,
+  limit: number,
+  before: EventCursor | null,
+): Promise<EventSummaryRow[]> {
+  const at = before?.receivedAt ?? Number.MAX_SAFE_INTEGER;
+  const id = before?.id ?? null;
+  return db
     .selectFrom('events')
     .select(SUMMARY_COLUMNS)
-    .where(column, '>=', owner)
+    .where('endpoint_id', '>=', endpointId)
     .where(({ eb, refTuple, tuple }) =>
       id === null
-        ? eb(refTuple(column, 'received_at'), '<', tuple(owner, at))
-        : eb(refTuple(column, 'received_at', 'id'), '<', tuple(owner, at, id)),
-    );
-  if (query.endpointId != null) q = q.where('user_id', '=', query.userId);
-  return q
-    .orderBy(column, 'desc')
+        ? eb(refTuple('endpoint_id', 'received_at'), '<', tuple(endpointId, at))
+        : eb(refTuple('endpoint_id', 'received_at', 'id'), '<', tuple(endpointId, at, id)),
+    )
+    .where('user_id', '=', userId)
+    .orderBy('endpoint_id', 'desc')
     .orderBy('received_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(query.limit)
+    .limit(limit)
     .execute();
+}
+
+const newestFirst = (a: EventSummaryRow, b: EventSummaryRow) =>
+  b.received_at - a.received_at || b.id - a.id;
+
+/**
+ * A page across all of a user's endpoints: the newest `limit` of each endpoint's own
+ * page, merged. Every event belongs to one of its owner's endpoints (deleting an endpoint
+ * deletes its events), so no index on the user is needed, and none is kept: a second
+ * index entry per captured event cost capture 7 % of its throughput on SQLite. On
+ * PostgreSQL the merge is one statement (a lateral join); SQLite, in this process, runs
+ * the pages one after another.
+ */
+async function userPage(
+  store: Store,
+  userId: number,
+  limit: number,
+  before: EventCursor | null,
+): Promise<EventSummaryRow[]> {
+  if (store.dialect === 'postgres') {
+    const at = before?.receivedAt ?? Number.MAX_SAFE_INTEGER;
+    const bound =
+      before?.id == null
+        ? sql`(ev.endpoint_id, ev.received_at) < (en.id, ${at})`
+        : sql`(ev.endpoint_id, ev.received_at, ev.id) < (en.id, ${at}, ${before.id})`;
+    const columns = sql.join(SUMMARY_COLUMNS.map((c) => sql.ref(`ev.${c}`)));
+    const { rows } = await sql<EventSummaryRow>`select page.* from endpoints en
+      cross join lateral (
+        select ${columns} from events ev
+        where ev.endpoint_id >= en.id and ${bound}
+        order by ev.endpoint_id desc, ev.received_at desc, ev.id desc
+        limit ${limit}
+      ) page
+      where en.user_id = ${userId}
+      order by page.received_at desc, page.id desc
+      limit ${limit}`.execute(store.db);
+    return rows;
+  }
+  const endpoints = await store.db
+    .selectFrom('endpoints')
+    .select('id')
+    .where('user_id', '=', userId)
+    .execute();
+  const pages: EventSummaryRow[] = [];
+  for (const { id } of endpoints) {
+    pages.push(...(await endpointPage(store.db, userId, id, limit, before)));
+  }
+  return pages.sort(newestFirst).slice(0, limit);
 }
 
 export async function findEvent(

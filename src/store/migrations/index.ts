@@ -5,6 +5,7 @@ import { rateLimits } from './002_rate_limits.js';
 import { alerts } from './003_alerts.js';
 import { eventsEndpointCheck } from './004_events_endpoint_check.js';
 import { loginThrottle } from './005_login_throttle.js';
+import { dropEventsUserIndex } from './006_drop_events_user_index.js';
 
 // Forward-only: a migration, once released, is never edited; a change is a new file.
 function migrationsFor(store: Store): Record<string, Migration> {
@@ -14,6 +15,7 @@ function migrationsFor(store: Store): Record<string, Migration> {
     '003_alerts': alerts(store.dialect),
     '004_events_endpoint_check': eventsEndpointCheck(store.dialect),
     '005_login_throttle': loginThrottle(store.dialect),
+    '006_drop_events_user_index': dropEventsUserIndex(),
   };
 }
 
