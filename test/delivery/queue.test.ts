@@ -89,6 +89,19 @@ async function eventRow(store: Store, id: number) {
     .executeTakeFirstOrThrow();
 }
 
+/** Until a backend of this database waits on a lock (for at most 5 s). */
+async function untilSomeoneWaitsOnALock(client: pg.Client): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from pg_stat_activity
+       where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (Number(rows[0]!.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 describeEachDialect('attempt queue', (ctx) => {
   it('never hands the same attempt to two claimers at once', async () => {
     const target = await forwardingEndpoint(ctx.store);
@@ -290,17 +303,7 @@ describeEachDialect('attempt queue', (ctx) => {
       );
       // Until the recording waits on a lock: had it taken the attempt before the event,
       // the deletion below would close a cycle, and PostgreSQL would abort one side.
-      const waitingOnLock = async () => {
-        const { rows } = await deleter.query<{ n: string }>(
-          `select count(*) as n from pg_stat_activity
-           where datname = current_database() and wait_event_type = 'Lock'`,
-        );
-        return Number(rows[0]!.n) > 0;
-      };
-      const deadline = Date.now() + 5000;
-      while (!(await waitingOnLock()) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await untilSomeoneWaitsOnALock(deleter);
       await deleter.query('delete from events where id = $1', [eventId]);
       await deleter.query('commit');
       // The attempt went with its event: nothing to record, nothing scheduled.
@@ -334,17 +337,7 @@ describeEachDialect('attempt queue', (ctx) => {
         target.endpointId,
         { forwarding: null },
       );
-      const waitingOnLock = async () => {
-        const { rows } = await recorder.query<{ n: string }>(
-          `select count(*) as n from pg_stat_activity
-           where datname = current_database() and wait_event_type = 'Lock'`,
-        );
-        return Number(rows[0]!.n) > 0;
-      };
-      const deadline = Date.now() + 5000;
-      while (!(await waitingOnLock()) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await untilSomeoneWaitsOnALock(recorder);
       // Had the change updated the endpoint before locking its events, this would close a
       // cycle, and PostgreSQL would abort one side with "deadlock detected".
       await recorder.query('update endpoints set last_delivery_at = $2 where id = $1', [
