@@ -111,6 +111,54 @@ describeEachDialect('group-commit insert', (ctx) => {
     expect(endpoint).toEqual({ events_total: 2, last_event_at: 12 });
   });
 
+  it('gives each event of a 45-event batch its own id, row and first attempt', async () => {
+    const { store } = ctx;
+    const { userId, endpointIds } = await userWithEndpoints(store, 'many@example.com', [
+      'many-a',
+      'many-b',
+      'many-gone',
+    ]);
+    const [a, b, gone] = endpointIds as [number, number, number];
+    await store.db.deleteFrom('endpoints').where('id', '=', gone).execute();
+    // Every fifth event is of the deleted endpoint, every third is forwarded.
+    const items = Array.from({ length: 45 }, (_, i) =>
+      capturedEvent(i % 5 === 4 ? gone : i % 2 === 0 ? a : b, userId, 5_000 + i, `body ${i}`, {
+        ...(i % 3 === 0 ? { forwardStatus: 'pending', firstAttemptUrl: `http://x.test/${i}` } : {}),
+      }),
+    );
+    const ids = await insertCapturedEvents(store, items);
+    expect(ids.map((id) => id === null)).toEqual(items.map((_, i) => i % 5 === 4));
+    const stored = ids.filter((id): id is number => id !== null);
+    expect(new Set(stored).size).toBe(36);
+    for (const [i, id] of ids.entries()) {
+      if (id === null) continue;
+      const row = await store.db
+        .selectFrom('events')
+        .select(['endpoint_id', 'body', 'received_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.endpoint_id).toBe(items[i]!.endpointId);
+      expect(row.received_at).toBe(5_000 + i);
+      expect(Buffer.from(row.body).toString()).toBe(`body ${i}`);
+      const attempts = await store.db
+        .selectFrom('attempts')
+        .select('target_url')
+        .where('event_id', '=', id)
+        .execute();
+      expect(attempts.map((r) => r.target_url)).toEqual(i % 3 === 0 ? [`http://x.test/${i}`] : []);
+    }
+    const totals = await store.db
+      .selectFrom('endpoints')
+      .select(['id', 'events_total'])
+      .where('id', 'in', [a, b])
+      .orderBy('id')
+      .execute();
+    expect(totals).toEqual([
+      { id: a, events_total: 18 },
+      { id: b, events_total: 18 },
+    ]);
+  });
+
   it('deletes an endpoint with its events and their attempts, and nothing of another', async () => {
     const { store } = ctx;
     const { userId, endpointIds } = await userWithEndpoints(store, 'del@example.com', [
