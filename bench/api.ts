@@ -6,8 +6,6 @@
 //                           BENCH_CONNECTIONS change the defaults)
 //
 // Loopback only; it builds its own databases, runs a fixed time and removes them.
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { registerApi } from '../src/api/index.js';
@@ -17,13 +15,13 @@ import { loadConfig } from '../src/config.js';
 import { installErrorHandler } from '../src/http/errors.js';
 import { replaceApiKey } from '../src/store/apiKeys.js';
 import { insertBulkEvents } from '../src/store/bulkEvents.js';
-import { type Dialect, type Store, openStore, sqlitePath } from '../src/store/db.js';
+import { type Dialect, type Store, openStore } from '../src/store/db.js';
 import { createEndpoint } from '../src/store/endpoints.js';
 import { findEvent } from '../src/store/events.js';
 import { migrate } from '../src/store/migrations/index.js';
 import { createUser } from '../src/store/users.js';
 import { type LoadResult, load, table } from './lib/load.js';
-import { dropPostgres, postgresUrl, sqliteUrl } from './lib/processes.js';
+import { dropPostgres, dropSqlite, postgresUrl, sqliteUrl } from './lib/processes.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -46,7 +44,7 @@ interface BenchDatabase {
 async function createDatabase(dialect: Dialect): Promise<BenchDatabase | null> {
   if (dialect === 'sqlite') {
     const url = sqliteUrl();
-    return { url, drop: async () => rmSync(dirname(sqlitePath(url)), { recursive: true }) };
+    return { url, drop: async () => dropSqlite(url) };
   }
   const url = await postgresUrl();
   if (!url) {

@@ -16,6 +16,7 @@ import {
   type Child,
   cpuSeconds,
   dropPostgres,
+  dropSqlite,
   postgresCpuSeconds,
   postgresUrl,
   prepareEndpoint,
@@ -147,6 +148,7 @@ function captureTable(cases: Case[], batches: Map<Case, number>, checks: Map<Cas
 export async function benchCapture(): Promise<string> {
   const cases: Case[] = [];
   let pgUrl: string | null = null;
+  const sqlite = sqliteUrl();
   try {
     const bare = await startScript(fileURLToPath(new URL('./lib/bareFastify.ts', import.meta.url)));
     cases.push(scriptCase('(a) bare Fastify, no storage', bare));
@@ -154,7 +156,7 @@ export async function benchCapture(): Promise<string> {
       fileURLToPath(new URL('./lib/sqliteGroupCommit.ts', import.meta.url)),
     );
     cases.push(scriptCase('(r) reference: bare libraries, SQLite FULL', reference));
-    cases.push(await hookwatchCase('(b) capture, SQLite FULL', sqliteUrl()));
+    cases.push(await hookwatchCase('(b) capture, SQLite FULL', sqlite));
     pgUrl = await postgresUrl();
     if (pgUrl) cases.push(await hookwatchCase('(c) capture, PostgreSQL', pgUrl));
     else console.log('!!! no PostgreSQL at TEST_DATABASE_URL or 127.0.0.1:5432: case (c) skipped');
@@ -180,6 +182,7 @@ export async function benchCapture(): Promise<string> {
     ].join('\n');
   } finally {
     for (const c of cases) await c.server.stop();
+    dropSqlite(sqlite);
     if (pgUrl) await dropPostgres(pgUrl);
   }
 }

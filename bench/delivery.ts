@@ -10,6 +10,7 @@ import { table } from './lib/load.js';
 import {
   type Child,
   dropPostgres,
+  dropSqlite,
   postgresUrl,
   prepareEndpoint,
   sqliteUrl,
@@ -238,7 +239,13 @@ export async function benchDelivery(): Promise<string> {
   try {
     progress('receiver ceiling');
     const ceiling = await ceilingRun(receiver);
-    const cases = [await benchCase('SQLite', sqliteUrl(), receiver)];
+    const sqlite = sqliteUrl();
+    const cases = [];
+    try {
+      cases.push(await benchCase('SQLite', sqlite, receiver));
+    } finally {
+      dropSqlite(sqlite);
+    }
     const pgUrl = await postgresUrl();
     if (pgUrl) {
       try {

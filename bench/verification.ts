@@ -9,7 +9,13 @@
 import Stripe from 'stripe';
 import { openStore } from '../src/store/db.js';
 import { jsonBody, load, median, table } from './lib/load.js';
-import { cpuSeconds, prepareEndpoint, sqliteUrl, startHookwatch } from './lib/processes.js';
+import {
+  cpuSeconds,
+  dropSqlite,
+  prepareEndpoint,
+  sqliteUrl,
+  startHookwatch,
+} from './lib/processes.js';
 
 const CONNECTIONS = 50;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
@@ -101,6 +107,7 @@ export async function benchVerification(): Promise<string> {
     ].join('\n');
   } finally {
     await service.stop();
+    dropSqlite(databaseUrl);
   }
 }
 

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { sqlitePath } from '../../src/store/db.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 export const PG_ADMIN_URL =
@@ -127,6 +128,11 @@ export async function startScript(path: string, env: Record<string, string> = {}
 
 export function sqliteUrl(): string {
   return `sqlite:${join(mkdtempSync(join(tmpdir(), 'hookwatch-bench-')), 'bench.db')}`;
+}
+
+/** Removes what `sqliteUrl` made: a capture run leaves gigabytes behind otherwise. */
+export function dropSqlite(url: string): void {
+  rmSync(dirname(sqlitePath(url)), { recursive: true, force: true });
 }
 
 /** A fresh PostgreSQL database; null when no server answers. */
