@@ -1,4 +1,4 @@
-import type { Store } from './db.js';
+import { type Store, writeTransaction } from './db.js';
 
 /**
  * Deletes up to `limit` events received before `cutoff`, with their attempts (pending
@@ -20,21 +20,50 @@ export async function deleteEventsBefore(
   let deleted = 0;
   for (const { id } of endpoints) {
     if (deleted >= limit) break;
-    const result = await store.db
+    deleted += await deleteOldestOfEndpoint(store, id, cutoff, limit - deleted);
+  }
+  return deleted;
+}
+
+/**
+ * On PostgreSQL the events are locked in id order before they go: the order in which a
+ * results transaction locks events. Deleted straight from the list of the oldest, they
+ * were locked in whatever order the plan gave (a hash of their ids), and a results
+ * transaction holding one of them closed a cycle; PostgreSQL then aborted one side.
+ */
+async function deleteOldestOfEndpoint(
+  store: Store,
+  endpointId: number,
+  cutoff: number,
+  limit: number,
+): Promise<number> {
+  return writeTransaction(store, async (trx) => {
+    const oldest = trx
+      .selectFrom('events')
+      .select('id')
+      .where('endpoint_id', '=', endpointId)
+      .where('received_at', '<', cutoff)
+      .orderBy('received_at')
+      .limit(limit);
+    const rows =
+      store.dialect === 'postgres'
+        ? await trx
+            .selectFrom('events')
+            .select('id')
+            .where('id', 'in', oldest)
+            .orderBy('id')
+            .forUpdate()
+            .execute()
+        : await oldest.execute();
+    if (rows.length === 0) return 0;
+    const result = await trx
       .deleteFrom('events')
       .where(
         'id',
         'in',
-        store.db
-          .selectFrom('events')
-          .select('id')
-          .where('endpoint_id', '=', id)
-          .where('received_at', '<', cutoff)
-          .orderBy('received_at')
-          .limit(limit - deleted),
+        rows.map((r) => r.id),
       )
       .executeTakeFirst();
-    deleted += Number(result.numDeletedRows);
-  }
-  return deleted;
+    return Number(result.numDeletedRows);
+  });
 }

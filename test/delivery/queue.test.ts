@@ -15,6 +15,7 @@ import {
 import { applyEndpointChanges } from '../../src/endpoints/update.js';
 import { openBus } from '../../src/store/bus.js';
 import { insertCapturedEvents } from '../../src/store/capture.js';
+import { deleteEventsBefore } from '../../src/store/retention.js';
 import { type Store, openStore } from '../../src/store/db.js';
 import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
 import { createUser } from '../../src/store/users.js';
@@ -350,6 +351,39 @@ describeEachDialect('attempt queue', (ctx) => {
     } finally {
       await recorder.end();
       await bus.close();
+    }
+  });
+
+  it('sweeps old events beside results being recorded without a deadlock', async () => {
+    // PostgreSQL only: SQLite has one writer, so nothing there can wait on anything.
+    if (ctx.dialect !== 'postgres') return;
+    const target = await forwardingEndpoint(ctx.store);
+    // Each later id arrived earlier: arrival order and id order disagree. Long before
+    // every other test's events, so the sweep below takes these alone.
+    const longAgo = T0 - 86_400_000_000;
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++)
+      ids.push(...(await captureEvents(ctx.store, target, 1, longAgo + 100 - i)));
+    const [lowest, ...rest] = ids;
+
+    // A results transaction locks its events in id order; here it holds the lowest first.
+    const recorder = new pg.Client({ connectionString: ctx.database.url });
+    await recorder.connect();
+    try {
+      await recorder.query('begin');
+      await recorder.query('select id from events where id = $1 for no key update', [lowest]);
+      const sweeping = deleteEventsBefore(ctx.store, longAgo + 1000, 1000);
+      await untilSomeoneWaitsOnALock(recorder);
+      // Had the sweep taken any of the others before the lowest, this would close a cycle,
+      // and PostgreSQL would abort one side with "deadlock detected".
+      await recorder.query(
+        'select id from events where id = any($1::bigint[]) order by id for no key update',
+        [rest],
+      );
+      await recorder.query('commit');
+      expect(await sweeping).toBe(20);
+    } finally {
+      await recorder.end();
     }
   });
 
