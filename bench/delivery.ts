@@ -240,7 +240,7 @@ export async function benchDelivery(): Promise<string> {
     progress('receiver ceiling');
     const ceiling = await ceilingRun(receiver);
     const sqlite = sqliteUrl();
-    const cases = [];
+    const cases: Array<Awaited<ReturnType<typeof benchCase>>> = [];
     try {
       cases.push(await benchCase('SQLite', sqlite, receiver));
     } finally {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { type Db, type Store, writeTransaction } from '../db.js';
 import { lockEndpointsAgainstDeletion } from './record.js';
 import { lockEvent } from './shared.js';
@@ -20,9 +19,14 @@ export async function cancelScheduledForEndpoint(
 ): Promise<number> {
   if (store.dialect === 'postgres') {
     await lockEndpointsAgainstDeletion(store, trx, [endpointId]);
-    await sql`select id from events
-      where endpoint_id = ${endpointId} and forward_status in ('pending', 'retrying')
-      order by id for no key update`.execute(trx);
+    await trx
+      .selectFrom('events')
+      .select('id')
+      .where('endpoint_id', '=', endpointId)
+      .where('forward_status', 'in', ['pending', 'retrying'])
+      .orderBy('id')
+      .forNoKeyUpdate()
+      .execute();
   }
   // Events before attempts, the order in which an event's deletion takes them.
   await trx
