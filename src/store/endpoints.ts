@@ -82,6 +82,9 @@ export async function updateEndpoint(
  * The endpoint row is locked first: a capture batch locks it too before storing events,
  * so a batch either commits before the events are deleted or finds the endpoint gone.
  * (On PostgreSQL no foreign key cascades from endpoints to events; see migration 004.)
+ * Then, on PostgreSQL, its events in id order, the order in which a results transaction
+ * locks them: one of replays alone locks no endpoint, and deleted in the plan's order
+ * (newest first through the endpoint's index) the events closed a cycle with it.
  */
 export async function deleteEndpoint(store: Store, userId: number, id: number): Promise<boolean> {
   return writeTransaction(store, async (trx) => {
@@ -92,6 +95,21 @@ export async function deleteEndpoint(store: Store, userId: number, id: number): 
       .where('user_id', '=', userId);
     if (store.dialect === 'postgres') lock = lock.forUpdate();
     if (!(await lock.executeTakeFirst())) return false;
+    if (store.dialect === 'postgres') {
+      // Counted, not listed: an endpoint may hold millions of events.
+      await trx
+        .selectFrom(
+          trx
+            .selectFrom('events')
+            .select('id')
+            .where('endpoint_id', '=', id)
+            .orderBy('id')
+            .forUpdate()
+            .as('locked'),
+        )
+        .select((eb) => eb.fn.countAll().as('n'))
+        .execute();
+    }
     // Attempts go with their events (that key cascades on both databases).
     await trx.deleteFrom('events').where('endpoint_id', '=', id).execute();
     await trx.deleteFrom('endpoints').where('id', '=', id).execute();

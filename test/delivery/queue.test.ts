@@ -17,7 +17,7 @@ import { openBus } from '../../src/store/bus.js';
 import { insertCapturedEvents } from '../../src/store/capture.js';
 import { deleteEventsBefore } from '../../src/store/retention.js';
 import { type Store, openStore } from '../../src/store/db.js';
-import { createEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
+import { createEndpoint, deleteEndpoint, updateEndpoint } from '../../src/store/endpoints.js';
 import { createUser } from '../../src/store/users.js';
 import { describeEachDialect } from '../helpers/db.js';
 import { capturedEvent, storedIds } from '../helpers/events.js';
@@ -382,6 +382,44 @@ describeEachDialect('attempt queue', (ctx) => {
       );
       await recorder.query('commit');
       expect(await sweeping).toBe(20);
+    } finally {
+      await recorder.end();
+    }
+  });
+
+  it('deletes an endpoint beside replay results being recorded without a deadlock', async () => {
+    // PostgreSQL only: SQLite has one writer, so nothing there can wait on anything.
+    if (ctx.dialect !== 'postgres') return;
+    const target = await forwardingEndpoint(ctx.store);
+    // Each later id arrived earlier: the endpoint's index lists them highest id first.
+    const ids: number[] = [];
+    for (let i = 0; i < 20; i++)
+      ids.push(...(await captureEvents(ctx.store, target, 1, T0 + 100 - i)));
+    const [lowest, ...rest] = ids;
+
+    // A results transaction of replays alone locks no endpoint, only its events in id
+    // order; here it holds the lowest first.
+    const recorder = new pg.Client({ connectionString: ctx.database.url });
+    await recorder.connect();
+    try {
+      await recorder.query('begin');
+      await recorder.query('select id from events where id = $1 for no key update', [lowest]);
+      const deleting = deleteEndpoint(ctx.store, target.userId, target.endpointId);
+      await untilSomeoneWaitsOnALock(recorder);
+      // Had the deletion taken any of the others before the lowest, this would close a
+      // cycle, and PostgreSQL would abort one side with "deadlock detected".
+      await recorder.query(
+        'select id from events where id = any($1::bigint[]) order by id for no key update',
+        [rest],
+      );
+      await recorder.query('commit');
+      expect(await deleting).toBe(true);
+      const left = await ctx.store.db
+        .selectFrom('events')
+        .select('id')
+        .where('endpoint_id', '=', target.endpointId)
+        .execute();
+      expect(left).toEqual([]);
     } finally {
       await recorder.end();
     }
