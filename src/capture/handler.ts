@@ -168,7 +168,6 @@ export function createCaptureHandler(deps: CaptureDeps) {
         return;
       }
       send(res, 200, `{"ok":true,"event_id":${id}}`);
-      metrics.captures.inc({ outcome: 'stored' });
       metrics.captureLatency.observe((performance.now() - started) / 1000);
     } catch (error) {
       if (req.complete || !req.destroyed) {

@@ -15,11 +15,18 @@ describeService('operations endpoints', {}, (ctx) => {
     const endpoint = await createEndpoint(session);
     for (let i = 0; i < 3; i++)
       await fetch(`${ctx.url}/i/${endpoint.token}`, { method: 'POST', body: 'x' });
+    // At once, so batches hold several: each capture counts, not each batch.
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        fetch(`${ctx.url}/i/${endpoint.token}`, { method: 'POST', body: 'y' }),
+      ),
+    );
     const response = await fetch(`${ctx.url}/metrics`);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
-    expect(text).toMatch(/^hookwatch_captures_total\{outcome="stored"\} 3$/m);
-    expect(text).toMatch(/^hookwatch_capture_duration_seconds_count 3$/m);
+    expect(text).toMatch(/^hookwatch_captures_total\{outcome="stored"\} 23$/m);
+    expect(text).toMatch(/^hookwatch_capture_duration_seconds_count 23$/m);
+    expect(Number(/^hookwatch_capture_batch_size_count (\d+)$/m.exec(text)?.[1])).toBeLessThan(23);
     expect(text).toMatch(/^hookwatch_capture_duration_seconds_bucket\{le="0.1"\} \d+$/m);
   });
 
