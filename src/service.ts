@@ -66,8 +66,8 @@ export async function startService(
     maxInFlight: store.dialect === 'postgres' ? 4 : 1,
     onCommit: ({ events, ids }) => {
       metrics.captureBatchSize.observe(events.length);
-      // Once per batch: counted per request, prom-client's label hashing cost 1 % of
-      // capture's CPU. A deleted endpoint's events (null ids) were not stored.
+      // Once per batch: counted per request, prom-client's label hashing took 0.75 % of
+      // capture's CPU samples. A deleted endpoint's events (null ids) were not stored.
       const stored = ids.filter((id) => id !== null).length;
       if (stored > 0) metrics.captures.inc({ outcome: 'stored' }, stored);
       for (const { channel, payload } of announcements(events)) bus.emitLocally(channel, payload);
