@@ -1,21 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The compiled CLI, as `npm start` runs it (`npm test` builds it first). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 export interface ServiceProcess {
   url: string;
@@ -36,7 +24,10 @@ function exited(child: ChildProcess): Promise<number | null> {
 /** Runs `hookwatch serve` as a real child process and waits until it is up. */
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build:server`);
-  const port = env.PORT ?? String(await freePort());
+  // PORT=0 by default: the service binds a port the system picks and prints its URL. A
+  // port found free beforehand could be taken (by any loopback client's source port)
+  // before the child bound it, and the run failed with EADDRINUSE.
+  const port = env.PORT ?? '0';
   const child = spawn(process.execPath, [CLI, 'serve'], {
     env: {
       PATH: process.env.PATH ?? '',
