@@ -191,6 +191,23 @@ describe('capturing and inspecting a request', () => {
     await page.getByRole('button', { name: 'Load older requests' }).waitFor({ state: 'detached' });
   });
 
+  it('filters on the server, so a match older than the loaded page shows', async () => {
+    const { page } = ctx;
+    await page.goto(`/endpoints/${endpoint.id}`);
+    const rows = page.locator('a.event-row');
+    await expect.poll(() => rows.count()).toBe(50);
+    // The PUT is among the three oldest requests, which the first page did not load.
+    expect(await page.locator('a.event-row', { hasText: 'PUT' }).count()).toBe(0);
+    await page.getByLabel('Method').selectOption('PUT');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('PUT');
+    await page.getByLabel('Signature').selectOption('invalid');
+    await page.getByText('No request matches these filters.').waitFor();
+    await page.getByLabel('Method').selectOption('all');
+    await page.getByLabel('Signature').selectOption('all');
+    await expect.poll(() => rows.count()).toBe(50);
+  });
+
   it('logs out, refuses a wrong password with a clear error, and logs back in', async () => {
     const { page } = ctx;
     await page.getByRole('button', { name: 'Log out' }).click();

@@ -10,7 +10,7 @@ export interface PageQuery {
   before: EventCursor | null;
 }
 
-function single(query: Record<string, unknown>, name: string): string | undefined {
+export function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (Array.isArray(value)) throw badRequest(name, 'must be given once');
@@ -78,11 +78,39 @@ export function paginate<T extends Pick<EventSummaryRow, 'received_at' | 'id'>>(
   if (rows.length <= limit) return { page: rows, next: null };
   const page = rows.slice(0, limit);
   const last = page[page.length - 1]!;
+  return {
+    page,
+    next: nextPageUrl(base, limit, { receivedAt: last.received_at, id: last.id }, extra),
+  };
+}
+
+/**
+ * As `paginate`, for a page whose scan stopped at `scannedTo` (see listFilteredEvents):
+ * a page with fewer rows than `limit` still has a next one while older events remain.
+ */
+export function paginateScan<T extends Pick<EventSummaryRow, 'received_at' | 'id'>>(
+  base: string,
+  rows: T[],
+  limit: number,
+  scannedTo: EventCursor | null,
+  extra: Record<string, string> = {},
+): { page: T[]; next: string | null } {
+  const paged = paginate(base, rows, limit, extra);
+  if (paged.next !== null || scannedTo === null) return paged;
+  return { page: paged.page, next: nextPageUrl(base, limit, scannedTo, extra) };
+}
+
+function nextPageUrl(
+  base: string,
+  limit: number,
+  after: EventCursor,
+  extra: Record<string, string>,
+): string {
   const params = new URLSearchParams({
     ...extra,
     limit: String(limit),
-    before: isoMicros(last.received_at),
-    before_id: String(last.id),
+    before: isoMicros(after.receivedAt),
+    before_id: String(after.id),
   });
-  return { page, next: `${base}?${params.toString()}` };
+  return `${base}?${params.toString()}`;
 }

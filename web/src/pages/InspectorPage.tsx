@@ -4,7 +4,7 @@ import { ForwardBadge, MethodBadge, SignatureBadge } from '../components/Badges'
 import { CopyButton } from '../components/CopyButton';
 import { EventDetailView } from '../components/EventDetailView';
 import { formatBytes, isToday, localDateTime, localTimeMs } from '../format';
-import { useEventList } from '../hooks/useEventList';
+import { matchesFilter, useEventList } from '../hooks/useEventList';
 import { type LiveMessage, type LiveStatus, useLiveFeed } from '../hooks/useLiveFeed';
 import { Link } from '../router';
 import type { Endpoint } from '../types';
@@ -67,14 +67,28 @@ export function InspectorPage({
   const [signature, setSignature] = useState<SignatureFilter>('all');
   const [detailVersion, setDetailVersion] = useState(0);
   const [loadingOlder, setLoadingOlder] = useState(false);
-  const list = useEventList(endpointId);
+  const filter = useMemo(
+    () => ({
+      method: method === 'all' ? null : method,
+      signature: signature === 'all' ? null : signature,
+    }),
+    [method, signature],
+  );
+  const filtered = method !== 'all' || signature !== 'all';
+  const list = useEventList(endpointId, filter);
   const { reload, upsert } = list;
 
   useEffect(() => {
-    Promise.all([api<Endpoint>('GET', `/app/api/endpoints/${endpointId}`), reload()])
-      .then(([found]) => setEndpoint(found))
+    api<Endpoint>('GET', `/app/api/endpoints/${endpointId}`)
+      .then(setEndpoint)
       .catch((e) => setError(errorText(e)));
-  }, [endpointId, reload]);
+  }, [endpointId]);
+
+  // The filters apply on the server, to every request the endpoint has kept.
+  useEffect(() => {
+    setError(null);
+    reload().catch((e) => setError(errorText(e)));
+  }, [reload]);
 
   const newestId = list.loaded ? list.events.reduce((max, e) => Math.max(max, e.id), 0) : null;
   const oldest = list.events[list.events.length - 1];
@@ -83,7 +97,7 @@ export function InspectorPage({
       switch (message.type) {
         case 'captured': {
           const isNew = !list.events.some((e) => e.id === message.event.id);
-          upsert(message.event, true);
+          upsert(message.event, matchesFilter(message.event, filter));
           if (isNew) {
             setEndpoint(
               (ep) =>
@@ -99,8 +113,9 @@ export function InspectorPage({
         case 'attempt':
           upsert(
             message.event,
-            !list.hasMore ||
-              (oldest !== undefined && message.event.received_at >= oldest.received_at),
+            matchesFilter(message.event, filter) &&
+              (!list.hasMore ||
+                (oldest !== undefined && message.event.received_at >= oldest.received_at)),
           );
           if (message.event.id === eventId) setDetailVersion((v) => v + 1);
           break;
@@ -113,32 +128,21 @@ export function InspectorPage({
           break;
       }
     },
-    [upsert, reload, eventId, list.hasMore, list.events, oldest],
+    [upsert, reload, eventId, list.hasMore, list.events, oldest, filter],
   );
   const status = useLiveFeed(endpointId, newestId, onMessage);
 
-  const shown = useMemo(
-    () =>
-      list.events.filter(
-        (e) =>
-          (method === 'all' || e.method === method) &&
-          (signature === 'all' ||
-            (signature === 'none' ? e.signature === null : e.signature === signature)),
-      ),
-    [list.events, method, signature],
-  );
+  const shown = list.events;
   const methods = useMemo(() => {
     const seen = new Set(METHODS);
     for (const e of list.events) seen.add(e.method);
     return [...seen];
   }, [list.events]);
-  const filtered = method !== 'all' || signature !== 'all';
 
   const loadOlder = async () => {
     setLoadingOlder(true);
     try {
-      // With a filter on, fetch bigger pages: most rows may not match it.
-      await list.loadOlder(filtered ? 200 : 50);
+      await list.loadOlder();
     } catch (e) {
       setError(errorText(e));
     } finally {
@@ -214,7 +218,7 @@ export function InspectorPage({
         </span>
       </div>
 
-      {list.loaded && list.events.length === 0 && !list.hasMore ? (
+      {list.loaded && list.events.length === 0 && !list.hasMore && !filtered ? (
         <FirstRequest endpoint={endpoint} />
       ) : (
         <div className="split">
@@ -285,8 +289,18 @@ export function InspectorPage({
                 {error}
               </p>
             ) : null}
-            {list.loaded && shown.length === 0 ? (
-              <p className="muted pad">No loaded request matches these filters.</p>
+            {list.loaded && shown.length === 0 && !list.hasMore ? (
+              <p className="muted pad">No request matches these filters.</p>
+            ) : null}
+            {filtered &&
+            list.hasMore &&
+            list.searchedTo !== null &&
+            (oldest === undefined || list.searchedTo < oldest.received_at) ? (
+              <p className="muted pad" role="status">
+                Searched back to{' '}
+                <time dateTime={list.searchedTo}>{localDateTime(list.searchedTo)}</time>
+                {shown.length === 0 ? '; no match yet.' : '.'}
+              </p>
             ) : null}
             {list.hasMore ? (
               <button
@@ -295,7 +309,11 @@ export function InspectorPage({
                 onClick={() => void loadOlder()}
                 disabled={loadingOlder}
               >
-                {loadingOlder ? 'Loading…' : 'Load older requests'}
+                {loadingOlder
+                  ? 'Loading…'
+                  : filtered
+                    ? 'Search older requests'
+                    : 'Load older requests'}
               </button>
             ) : null}
           </div>
