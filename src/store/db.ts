@@ -144,6 +144,20 @@ export interface WriteOptions {
   settings?: Readonly<Record<string, string>>;
 }
 
+const SETTING_NAME = /^[a-z_]+$/;
+const SETTING_VALUE = /^[A-Za-z0-9_]+$/;
+
+/** `select set_config(…)` for settings named in our own code, checked before inlining. */
+function settingsStatement(settings: Record<string, string>): string {
+  const calls = Object.entries(settings).map(([name, value]) => {
+    if (!SETTING_NAME.test(name) || !SETTING_VALUE.test(value)) {
+      throw new Error(`not a plain setting: ${name} = ${value}`);
+    }
+    return `set_config('${name}', '${value}', true)`;
+  });
+  return `select ${calls.join(', ')}`;
+}
+
 /**
  * Runs `fn` in a write transaction. On SQLite it is `BEGIN IMMEDIATE`: the write lock is
  * taken up front so a concurrent writer waits on the busy timeout instead of failing
@@ -157,16 +171,21 @@ export async function writeTransaction<T>(
   const durable = options.durable ?? true;
   if (store.dialect === 'postgres') {
     const settings = { ...options.settings, ...(durable ? {} : { synchronous_commit: 'off' }) };
-    return store.db.transaction().execute(async (trx) => {
-      const names = Object.keys(settings);
-      if (names.length > 0) {
-        // One statement for all of them: each is a round trip otherwise.
-        await sql`select set_config(name, value, true)
-          from unnest(${names}::text[], ${Object.values(settings)}::text[]) as s(name, value)`.execute(
-          trx,
-        );
+    if (Object.keys(settings).length === 0) return store.db.transaction().execute(fn);
+    return store.db.connection().execute(async (conn) => {
+      // BEGIN and the settings in one round trip: a query without parameters goes by the
+      // simple protocol, which takes several statements. The claim and results of every
+      // delivery pay this: a transaction of one statement took 186-203 µs instead of
+      // 252-272, with 30 µs less of PostgreSQL's CPU and 40 µs less of ours (slow VM).
+      await sql.raw(`begin; ${settingsStatement(settings)}`).execute(conn);
+      try {
+        const result = await fn(conn);
+        await sql`commit`.execute(conn);
+        return result;
+      } catch (error) {
+        await sql`rollback`.execute(conn).catch(() => {});
+        throw error;
       }
-      return fn(trx);
     });
   }
   return store.db.connection().execute(async (conn) => {

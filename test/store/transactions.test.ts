@@ -64,6 +64,36 @@ describeEachDialect('write transactions', (ctx) => {
     expect(row?.email).toBe(email);
   });
 
+  it('rolls back everything a failed non-durable transaction wrote', async () => {
+    const email = `rb-${Date.now()}@example.com`;
+    await expect(
+      writeTransaction(
+        ctx.store,
+        async (trx) => {
+          await trx
+            .insertInto('users')
+            .values({ email, password_hash: 'x', plan: 'free', created_at: 1 })
+            .execute();
+          throw new Error('boom');
+        },
+        { durable: false, settings: { enable_sort: 'off' } },
+      ),
+    ).rejects.toThrow('boom');
+    const row = await ctx.store.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', '=', email)
+      .executeTakeFirst();
+    expect(row).toBeUndefined();
+  });
+
+  it('refuses a setting that is not a plain name and value', async () => {
+    if (ctx.dialect !== 'postgres') return;
+    await expect(
+      writeTransaction(ctx.store, async () => 1, { settings: { enable_sort: "off'; drop" } }),
+    ).rejects.toThrow('not a plain setting');
+  });
+
   it('applies PostgreSQL settings to that transaction alone', async () => {
     if (ctx.dialect !== 'postgres') return;
     const setting = (db = ctx.store.db) =>
