@@ -103,6 +103,36 @@ async function untilSomeoneWaitsOnALock(client: pg.Client): Promise<void> {
   }
 }
 
+/**
+ * Locks events as a results transaction does, in id order, while `start` runs beside it:
+ * holds the lowest, starts the other side, waits until it waits on that lock, then locks
+ * the rest. Had the other side taken any of the rest before the lowest, this closes a
+ * cycle and PostgreSQL aborts one side with "deadlock detected". Returns what `start` did.
+ */
+async function lockInIdOrderBeside<T>(
+  databaseUrl: string,
+  ids: number[],
+  start: () => Promise<T>,
+): Promise<T> {
+  const [lowest, ...rest] = ids;
+  const recorder = new pg.Client({ connectionString: databaseUrl });
+  await recorder.connect();
+  try {
+    await recorder.query('begin');
+    await recorder.query('select id from events where id = $1 for no key update', [lowest]);
+    const started = start();
+    await untilSomeoneWaitsOnALock(recorder);
+    await recorder.query(
+      'select id from events where id = any($1::bigint[]) order by id for no key update',
+      [rest],
+    );
+    await recorder.query('commit');
+    return await started;
+  } finally {
+    await recorder.end();
+  }
+}
+
 describeEachDialect('attempt queue', (ctx) => {
   it('never hands the same attempt to two claimers at once', async () => {
     const target = await forwardingEndpoint(ctx.store);
@@ -364,27 +394,11 @@ describeEachDialect('attempt queue', (ctx) => {
     const ids: number[] = [];
     for (let i = 0; i < 20; i++)
       ids.push(...(await captureEvents(ctx.store, target, 1, longAgo + 100 - i)));
-    const [lowest, ...rest] = ids;
-
-    // A results transaction locks its events in id order; here it holds the lowest first.
-    const recorder = new pg.Client({ connectionString: ctx.database.url });
-    await recorder.connect();
-    try {
-      await recorder.query('begin');
-      await recorder.query('select id from events where id = $1 for no key update', [lowest]);
-      const sweeping = deleteEventsBefore(ctx.store, longAgo + 1000, 1000);
-      await untilSomeoneWaitsOnALock(recorder);
-      // Had the sweep taken any of the others before the lowest, this would close a cycle,
-      // and PostgreSQL would abort one side with "deadlock detected".
-      await recorder.query(
-        'select id from events where id = any($1::bigint[]) order by id for no key update',
-        [rest],
-      );
-      await recorder.query('commit');
-      expect(await sweeping).toBe(20);
-    } finally {
-      await recorder.end();
-    }
+    // A results transaction locks its events in id order.
+    const swept = await lockInIdOrderBeside(ctx.database.url, ids, () =>
+      deleteEventsBefore(ctx.store, longAgo + 1000, 1000),
+    );
+    expect(swept).toBe(20);
   });
 
   it('deletes an endpoint beside replay results being recorded without a deadlock', async () => {
@@ -395,34 +409,18 @@ describeEachDialect('attempt queue', (ctx) => {
     const ids: number[] = [];
     for (let i = 0; i < 20; i++)
       ids.push(...(await captureEvents(ctx.store, target, 1, T0 + 100 - i)));
-    const [lowest, ...rest] = ids;
-
     // A results transaction of replays alone locks no endpoint, only its events in id
-    // order; here it holds the lowest first.
-    const recorder = new pg.Client({ connectionString: ctx.database.url });
-    await recorder.connect();
-    try {
-      await recorder.query('begin');
-      await recorder.query('select id from events where id = $1 for no key update', [lowest]);
-      const deleting = deleteEndpoint(ctx.store, target.userId, target.endpointId);
-      await untilSomeoneWaitsOnALock(recorder);
-      // Had the deletion taken any of the others before the lowest, this would close a
-      // cycle, and PostgreSQL would abort one side with "deadlock detected".
-      await recorder.query(
-        'select id from events where id = any($1::bigint[]) order by id for no key update',
-        [rest],
-      );
-      await recorder.query('commit');
-      expect(await deleting).toBe(true);
-      const left = await ctx.store.db
-        .selectFrom('events')
-        .select('id')
-        .where('endpoint_id', '=', target.endpointId)
-        .execute();
-      expect(left).toEqual([]);
-    } finally {
-      await recorder.end();
-    }
+    // order.
+    const deleted = await lockInIdOrderBeside(ctx.database.url, ids, () =>
+      deleteEndpoint(ctx.store, target.userId, target.endpointId),
+    );
+    expect(deleted).toBe(true);
+    const left = await ctx.store.db
+      .selectFrom('events')
+      .select('id')
+      .where('endpoint_id', '=', target.endpointId)
+      .execute();
+    expect(left).toEqual([]);
   });
 
   it('holds automatic attempts of paused endpoints but not replays', async () => {

@@ -132,7 +132,6 @@ export function InspectorPage({
   );
   const status = useLiveFeed(endpointId, newestId, onMessage);
 
-  const shown = list.events;
   const methods = useMemo(() => {
     const seen = new Set(METHODS);
     for (const e of list.events) seen.add(e.method);
@@ -254,7 +253,7 @@ export function InspectorPage({
               aria-label="Captured requests, newest first"
               onKeyDown={onListKey}
             >
-              {shown.map((e) => (
+              {list.events.map((e) => (
                 <li key={e.id}>
                   <Link
                     to={`/endpoints/${endpoint.id}/events/${e.id}`}
@@ -289,7 +288,7 @@ export function InspectorPage({
                 {error}
               </p>
             ) : null}
-            {list.loaded && shown.length === 0 && !list.hasMore ? (
+            {list.loaded && list.events.length === 0 && !list.hasMore ? (
               <p className="muted pad">No request matches these filters.</p>
             ) : null}
             {filtered &&
@@ -299,7 +298,7 @@ export function InspectorPage({
               <p className="muted pad" role="status">
                 Searched back to{' '}
                 <time dateTime={list.searchedTo}>{localDateTime(list.searchedTo)}</time>
-                {shown.length === 0 ? '; no match yet.' : '.'}
+                {list.events.length === 0 ? '; no match yet.' : '.'}
               </p>
             ) : null}
             {list.hasMore ? (
